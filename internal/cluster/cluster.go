@@ -1,0 +1,117 @@
+package cluster
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// Well-known node labels.
+const (
+	LabelOS           = "kubernetes.io/os"
+	LabelOSBeta       = "beta.kubernetes.io/os"
+	LabelArch         = "kubernetes.io/arch"
+	LabelHostname     = "kubernetes.io/hostname"
+	LabelWindowsBuild = "node.kubernetes.io/windows-build"
+	LabelZone         = "topology.kubernetes.io/zone"
+)
+
+// Cluster is a set of node pools at a Kubernetes version.
+type Cluster struct {
+	Name              string `json:"name,omitempty"`
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	Pools             []Pool `json:"pools"`
+}
+
+// Pool is a group of identical nodes.
+type Pool struct {
+	Name         string            `json:"name"`
+	Count        int               `json:"count"`
+	OS           string            `json:"os"`                     // linux or windows
+	WindowsBuild string            `json:"windowsBuild,omitempty"` // 10.0.20348
+	Arch         string            `json:"arch,omitempty"`         // amd64 by default
+	CPU          resource.Quantity `json:"cpu"`
+	Memory       resource.Quantity `json:"memory"`
+	MaxPods      int               `json:"maxPods,omitempty"`
+	Labels       map[string]string `json:"labels,omitempty"`
+	Taints       []corev1.Taint    `json:"taints,omitempty"`
+	// Reserved is what the OS, kubelet and runtime keep for themselves;
+	// allocatable is capacity minus Reserved. Empty means the defaults
+	// for the OS (see DefaultReserved).
+	Reserved corev1.ResourceList `json:"reserved,omitempty"`
+	Zones    []string            `json:"zones,omitempty"`
+}
+
+// WindowsTaint is the taint the seeds recommend for every Windows node.
+var WindowsTaint = corev1.Taint{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}
+
+// Reference is the built-in hybrid cluster used when none is given: three
+// Linux nodes and two Windows Server 2022 nodes tainted os=windows:NoSchedule.
+func Reference() *Cluster {
+	return &Cluster{
+		Name: "reference",
+		Pools: []Pool{
+			{Name: "linux", Count: 3, OS: "linux", CPU: resource.MustParse("4"), Memory: resource.MustParse("16Gi"), MaxPods: 110},
+			{Name: "windows", Count: 2, OS: "windows", WindowsBuild: "10.0.20348", CPU: resource.MustParse("4"), Memory: resource.MustParse("16Gi"), MaxPods: 110,
+				Taints: []corev1.Taint{WindowsTaint}},
+		},
+	}
+}
+
+// Hybrid reports whether the cluster has both Linux and Windows nodes.
+func (c *Cluster) Hybrid() bool {
+	return c.Has("linux") && c.Has("windows")
+}
+
+// Has reports whether a pool of the OS exists.
+func (c *Cluster) Has(os string) bool {
+	for _, p := range c.Pools {
+		if p.OS == os && p.Count > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// PoolsOf returns the pools of one OS.
+func (c *Cluster) PoolsOf(os string) []Pool {
+	var out []Pool
+	for _, p := range c.Pools {
+		if p.OS == os && p.Count > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// WindowsBuilds returns the distinct Windows builds of the cluster's pools.
+func (c *Cluster) WindowsBuilds() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range c.PoolsOf("windows") {
+		if p.WindowsBuild != "" && !seen[p.WindowsBuild] {
+			seen[p.WindowsBuild] = true
+			out = append(out, p.WindowsBuild)
+		}
+	}
+	return out
+}
+
+// NodeLabels returns the labels a node of the pool carries, the well-known
+// ones included (hostname excepted).
+func (p *Pool) NodeLabels() map[string]string {
+	l := map[string]string{LabelOS: p.OS, LabelArch: p.arch()}
+	if p.OS == "windows" && p.WindowsBuild != "" {
+		l[LabelWindowsBuild] = p.WindowsBuild
+	}
+	for k, v := range p.Labels {
+		l[k] = v
+	}
+	return l
+}
+
+func (p *Pool) arch() string {
+	if p.Arch == "" {
+		return "amd64"
+	}
+	return p.Arch
+}

@@ -1,0 +1,3 @@
+// Package cluster models a hybrid cluster as node pools: what lint checks
+// placement against and what simulate schedules onto.
+package cluster

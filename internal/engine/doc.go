@@ -1,0 +1,16 @@
+// Package engine runs the rule suite over manifests: the one engine behind
+// lint, fix, the webhook and audit.
+//
+// Input is streamed. One goroutine splits files into documents; workers
+// parse, decode and check documents in parallel; a collector puts the
+// findings back into input order. Memory follows the largest document, not
+// the input: an object is dropped once its rules have run, and only small
+// summaries (plus Service and RuntimeClass objects) are kept for the rules
+// that look across objects. A workload that names a RuntimeClass not yet
+// seen waits until the input is read, so every workload sees every class
+// whatever the order of files.
+//
+// Targeting facts are derived once per workload (package target) and
+// shared by every rule. Load errors become load-error findings and the rest
+// of the input is still checked.
+package engine

@@ -1,0 +1,127 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Input is one source of documents: a file or stdin.
+type Input struct {
+	Name string // file path, or "<stdin>"
+	JSON bool   // a .json file: one document, no "---" splitting
+	open func() (io.ReadCloser, error)
+}
+
+// Open opens the input for reading.
+func (in Input) Open() (io.ReadCloser, error) { return in.open() }
+
+// Inputs resolves command-line arguments into inputs: files as given,
+// folders recursively (*.yaml, *.yml, *.json; hidden folders skipped) in
+// lexical order, and "-" for stdin. A missing path is an error, never a
+// silent skip.
+func Inputs(args []string, stdin io.Reader) ([]Input, []*Error) {
+	var ins []Input
+	var errs []*Error
+	for _, arg := range args {
+		if arg == "-" {
+			ins = append(ins, Input{Name: "<stdin>", open: func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }})
+			continue
+		}
+		info, err := os.Stat(arg)
+		if err != nil {
+			errs = append(errs, &Error{File: arg, Msg: "cannot read: " + pathError(err), Hint: "check the path; use - to read from stdin"})
+			continue
+		}
+		if !info.IsDir() {
+			ins = append(ins, fileInput(arg))
+			continue
+		}
+		found := 0
+		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, &Error{File: p, Msg: "cannot read: " + pathError(err)})
+				return nil
+			}
+			if d.IsDir() {
+				if p != arg && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			switch strings.ToLower(filepath.Ext(p)) {
+			case ".yaml", ".yml", ".json":
+				ins = append(ins, fileInput(p))
+				found++
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, &Error{File: arg, Msg: err.Error()})
+		}
+		if found == 0 {
+			errs = append(errs, &Error{File: arg, Msg: "folder holds no *.yaml, *.yml or *.json files", Hint: "point winkube at the manifests, or pipe rendered output: kustomize build . | winkube lint -"})
+		}
+	}
+	return ins, errs
+}
+
+func fileInput(p string) Input {
+	return Input{Name: p, JSON: strings.EqualFold(filepath.Ext(p), ".json"),
+		open: func() (io.ReadCloser, error) { return os.Open(p) }}
+}
+
+func pathError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// ReadAll reads every object of the inputs in order. It suits small inputs
+// and tests; the engine streams instead.
+func ReadAll(ins []Input) ([]*Object, []*Error) {
+	var objs []*Object
+	var errs []*Error
+	for _, in := range ins {
+		err := Each(in, func(doc Document) {
+			o, es := Decode(doc)
+			objs = append(objs, o...)
+			errs = append(errs, es...)
+		})
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return objs, errs
+}
+
+// Each calls fn for every document of the input, in order. The returned
+// error, if any, ended the input early.
+func Each(in Input, fn func(Document)) *Error {
+	r, err := in.Open()
+	if err != nil {
+		return &Error{File: in.Name, Msg: "cannot read: " + pathError(err)}
+	}
+	defer r.Close()
+	s := NewSplitter(in.Name, r, in.JSON)
+	for {
+		doc, err := s.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				return e
+			}
+			return &Error{File: in.Name, Msg: fmt.Sprint(err)}
+		}
+		fn(doc)
+	}
+}

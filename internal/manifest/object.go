@@ -1,0 +1,133 @@
+package manifest
+
+import (
+	"fmt"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+	storagev1 "k8s.io/api/storage/v1"
+)
+
+// Object is one Kubernetes object read from the input.
+type Object struct {
+	File       string
+	Doc        int // index of the document in its file
+	Item       int // index in a List's items, or -1
+	APIVersion string
+	Kind       string
+	Namespace  string
+	Name       string
+	Root       *Node
+	// Typed is the decoded k8s.io/api object (*corev1.Pod, *appsv1.Deployment,
+	// ...) for the kinds winkube models, nil for others.
+	Typed any
+}
+
+// Group returns the API group of the object ("" for core).
+func (o *Object) Group() string {
+	g, _, ok := strings.Cut(o.APIVersion, "/")
+	if !ok {
+		return ""
+	}
+	return g
+}
+
+// Ref is "Kind/namespace/name" or "Kind/name", for messages.
+func (o *Object) Ref() string {
+	if o.Namespace != "" {
+		return o.Kind + "/" + o.Namespace + "/" + o.Name
+	}
+	return o.Kind + "/" + o.Name
+}
+
+// typedKinds maps group/Kind to a constructor of its typed object. Older
+// API versions of the same kind decode into the current struct: the fields
+// winkube reads have not moved.
+var typedKinds = map[string]func() any{
+	"/Pod":                        func() any { return new(corev1.Pod) },
+	"/ReplicationController":      func() any { return new(corev1.ReplicationController) },
+	"/Service":                    func() any { return new(corev1.Service) },
+	"/Node":                       func() any { return new(corev1.Node) },
+	"/PersistentVolume":           func() any { return new(corev1.PersistentVolume) },
+	"/PersistentVolumeClaim":      func() any { return new(corev1.PersistentVolumeClaim) },
+	"/PodTemplate":                func() any { return new(corev1.PodTemplate) },
+	"apps/Deployment":             func() any { return new(appsv1.Deployment) },
+	"apps/StatefulSet":            func() any { return new(appsv1.StatefulSet) },
+	"apps/DaemonSet":              func() any { return new(appsv1.DaemonSet) },
+	"apps/ReplicaSet":             func() any { return new(appsv1.ReplicaSet) },
+	"extensions/Deployment":       func() any { return new(appsv1.Deployment) },
+	"extensions/DaemonSet":        func() any { return new(appsv1.DaemonSet) },
+	"extensions/ReplicaSet":       func() any { return new(appsv1.ReplicaSet) },
+	"batch/Job":                   func() any { return new(batchv1.Job) },
+	"batch/CronJob":               func() any { return new(batchv1.CronJob) },
+	"node.k8s.io/RuntimeClass":    func() any { return new(nodev1.RuntimeClass) },
+	"storage.k8s.io/StorageClass": func() any { return new(storagev1.StorageClass) },
+}
+
+// Decode parses one document into its objects: one, the items of a List,
+// or none for an empty document. Problems come back as errors; an object
+// whose typed decoding failed is still returned, with Typed nil, so rules
+// that only need its metadata can run.
+func Decode(doc Document) ([]*Object, []*Error) {
+	if e := helmTemplate(doc); e != nil {
+		return nil, []*Error{e}
+	}
+	root, perr := parseYAML(doc.File, doc.Line, doc.Data)
+	if perr != nil {
+		return nil, []*Error{perr}
+	}
+	if root == nil {
+		return nil, nil
+	}
+	var objs []*Object
+	var errs []*Error
+	add := func(n *Node, item int) {
+		o, es := decodeObject(doc, n, item)
+		if o != nil {
+			objs = append(objs, o)
+		}
+		errs = append(errs, es...)
+	}
+	if root.Kind == MappingNode && strings.HasSuffix(root.String("kind"), "List") && root.Get("items") != nil {
+		items := root.Get("items")
+		if items.Kind != SequenceNode && !items.IsNull() {
+			return nil, []*Error{{File: doc.File, Line: items.Line, Column: items.Column, Msg: "items: expected a list, got " + describe(items)}}
+		}
+		for i, it := range items.Content {
+			add(it, i)
+		}
+		return objs, errs
+	}
+	add(root, -1)
+	return objs, errs
+}
+
+func decodeObject(doc Document, n *Node, item int) (*Object, []*Error) {
+	if n.Kind != MappingNode {
+		return nil, []*Error{{File: doc.File, Line: n.Line, Column: n.Column,
+			Msg: fmt.Sprintf("not a Kubernetes object: the document is %s", describe(n)), Hint: "each document must be a mapping with apiVersion and kind"}}
+	}
+	o := &Object{File: doc.File, Doc: doc.Index, Item: item, Root: n,
+		APIVersion: n.String("apiVersion"), Kind: n.String("kind")}
+	if o.APIVersion == "" || o.Kind == "" {
+		return nil, []*Error{{File: doc.File, Line: n.Line, Column: n.Column,
+			Msg: "not a Kubernetes object: apiVersion or kind is missing", Hint: "winkube reads Kubernetes manifests; leave other YAML (Helm values, CI config) out of the input"}}
+	}
+	meta := n.Get("metadata")
+	o.Name, o.Namespace = meta.String("name"), meta.String("namespace")
+	if o.Name == "" {
+		o.Name = meta.String("generateName")
+	}
+	errs := placeholders(doc.File, n)
+	if newObj, ok := typedKinds[o.Group()+"/"+o.Kind]; ok {
+		typed := newObj()
+		if err := decodeInto(doc.File, n, typed); err != nil {
+			return o, append(errs, err)
+		}
+		o.Typed = typed
+	}
+	return o, errs
+}

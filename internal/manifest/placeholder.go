@@ -1,0 +1,105 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// placeholderRE matches the unfilled values that templating leaves behind:
+// <image-name>, __acrName__, ${VAR}.
+var placeholderRE = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_. -]*>|__[A-Za-z][A-Za-z0-9_]*__|\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+
+// placeholderKeys are the fields where a placeholder means the manifest
+// cannot be applied as written. Free text (ConfigMap data, commands,
+// annotations) may legitimately hold such strings.
+var placeholderKeys = map[string]bool{"image": true, "name": true, "namespace": true, "serviceAccountName": true, "runtimeClassName": true, "claimName": true}
+
+// placeholders reports template placeholders in identifying fields, once
+// per document.
+func placeholders(file string, root *Node) []*Error {
+	var errs []*Error
+	var ph bool
+	var walk func(n *Node, key string)
+	walk = func(n *Node, key string) {
+		switch n.Kind {
+		case MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				walk(n.Content[i+1], n.Content[i].Value)
+			}
+		case SequenceNode:
+			for _, c := range n.Content {
+				walk(c, key)
+			}
+		default:
+			if n.Tag != TagStr {
+				return
+			}
+			if !ph && placeholderKeys[key] {
+				if m := placeholderRE.FindString(n.Value); m != "" {
+					ph = true
+					errs = append(errs, &Error{File: file, Line: n.Line, Column: n.Column,
+						Msg:  fmt.Sprintf("%s: placeholder %q was never filled in", key, m),
+						Hint: "substitute the real value (envsubst, your pipeline's token replacement) before linting"})
+				}
+			}
+		}
+	}
+	walk(root, "")
+	return errs
+}
+
+// helmTemplate reports a document that still holds Helm template actions.
+// It looks at the raw text: such documents are often not valid YAML, and
+// when they are, their values are not the ones that would be applied.
+func helmTemplate(doc Document) *Error {
+	i := bytes.Index(doc.Data, []byte("{{"))
+	if i < 0 || !isHelmExpr(string(doc.Data[i:])) {
+		return nil
+	}
+	for j := i; j < len(doc.Data); j++ { // report the first action that is Helm's
+		k := bytes.Index(doc.Data[j:], []byte("{{"))
+		if k < 0 {
+			break
+		}
+		j += k
+		end := bytes.Index(doc.Data[j:], []byte("}}"))
+		if end > 0 && isHelmExpr(string(doc.Data[j:j+end+2])) {
+			i = j
+			break
+		}
+	}
+	line := doc.Line + bytes.Count(doc.Data[:i], []byte("\n"))
+	col := i - bytes.LastIndexByte(doc.Data[:i], '\n')
+	end := bytes.Index(doc.Data[i:], []byte("}}"))
+	expr := string(doc.Data[i:])
+	if end >= 0 {
+		expr = string(doc.Data[i : i+end+2])
+	}
+	return &Error{File: doc.File, Line: line, Column: col,
+		Msg:  fmt.Sprintf("unrendered Helm template expression %q", clip(expr)),
+		Hint: "render it first: helm template ./chart | winkube lint -"}
+}
+
+// isHelmExpr spots Go template actions that reference chart data. Plain
+// "{{ }}" can appear legitimately in annotations (alert templates).
+func isHelmExpr(s string) bool {
+	i := strings.Index(s, "{{")
+	if i < 0 || !strings.Contains(s[i:], "}}") {
+		return false
+	}
+	for _, w := range []string{".Values", ".Release", ".Chart", "include ", "template ", ".Capabilities"} {
+		if strings.Contains(s[i:], w) {
+			return true
+		}
+	}
+	return false
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}

@@ -1,0 +1,60 @@
+package manifest
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Workload is an object that creates pods, seen through its pod template.
+type Workload struct {
+	Meta     *metav1.ObjectMeta // the object's own metadata
+	Template *metav1.ObjectMeta // the pod template's metadata (Meta for a Pod)
+	Spec     *corev1.PodSpec
+	SpecPath *field.Path // where Spec sits in the object
+	// Replicas is how many pods the workload asks for: replicas,
+	// parallelism, 1 for a Pod or CronJob, 0 for a DaemonSet (one per node).
+	Replicas int32
+}
+
+// Workload returns the object's pod template, or nil when it has none (or
+// its typed decoding failed).
+func (o *Object) Workload() *Workload {
+	spec := field.NewPath("spec")
+	tmpl := spec.Child("template", "spec")
+	switch t := o.Typed.(type) {
+	case *corev1.Pod:
+		return &Workload{Meta: &t.ObjectMeta, Template: &t.ObjectMeta, Spec: &t.Spec, SpecPath: spec, Replicas: 1}
+	case *corev1.ReplicationController:
+		if t.Spec.Template == nil {
+			return nil
+		}
+		return &Workload{Meta: &t.ObjectMeta, Template: &t.Spec.Template.ObjectMeta, Spec: &t.Spec.Template.Spec, SpecPath: tmpl, Replicas: replicas(t.Spec.Replicas)}
+	case *corev1.PodTemplate:
+		return &Workload{Meta: &t.ObjectMeta, Template: &t.Template.ObjectMeta, Spec: &t.Template.Spec, SpecPath: field.NewPath("template", "spec"), Replicas: 0}
+	case *appsv1.Deployment:
+		return &Workload{Meta: &t.ObjectMeta, Template: &t.Spec.Template.ObjectMeta, Spec: &t.Spec.Template.Spec, SpecPath: tmpl, Replicas: replicas(t.Spec.Replicas)}
+	case *appsv1.StatefulSet:
+		return &Workload{Meta: &t.ObjectMeta, Template: &t.Spec.Template.ObjectMeta, Spec: &t.Spec.Template.Spec, SpecPath: tmpl, Replicas: replicas(t.Spec.Replicas)}
+	case *appsv1.ReplicaSet:
+		return &Workload{Meta: &t.ObjectMeta, Template: &t.Spec.Template.ObjectMeta, Spec: &t.Spec.Template.Spec, SpecPath: tmpl, Replicas: replicas(t.Spec.Replicas)}
+	case *appsv1.DaemonSet:
+		return &Workload{Meta: &t.ObjectMeta, Template: &t.Spec.Template.ObjectMeta, Spec: &t.Spec.Template.Spec, SpecPath: tmpl, Replicas: 0}
+	case *batchv1.Job:
+		return &Workload{Meta: &t.ObjectMeta, Template: &t.Spec.Template.ObjectMeta, Spec: &t.Spec.Template.Spec, SpecPath: tmpl, Replicas: replicas(t.Spec.Parallelism)}
+	case *batchv1.CronJob:
+		js := t.Spec.JobTemplate.Spec
+		return &Workload{Meta: &t.ObjectMeta, Template: &js.Template.ObjectMeta, Spec: &t.Spec.JobTemplate.Spec.Template.Spec,
+			SpecPath: spec.Child("jobTemplate", "spec", "template", "spec"), Replicas: replicas(js.Parallelism)}
+	}
+	return nil
+}
+
+func replicas(p *int32) int32 {
+	if p == nil {
+		return 1
+	}
+	return *p
+}

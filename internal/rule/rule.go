@@ -1,0 +1,158 @@
+package rule
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/target"
+	"github.com/winkube/winkube/internal/winsupport"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Severity orders findings; --fail-on compares against it.
+type Severity int
+
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	}
+	return "info"
+}
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "error":
+		return Error, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "info":
+		return Info, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q: want error, warning or info", s)
+}
+
+// MarshalText writes the severity's name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a severity name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	*s = v
+	return err
+}
+
+// Category groups rules in the catalogue.
+type Category string
+
+const (
+	Input      Category = "input"
+	Placement  Category = "placement"
+	API        Category = "api-rejection"
+	LinuxOnly  Category = "linux-only"
+	Images     Category = "images"
+	Resources  Category = "resources"
+	Networking Category = "services"
+)
+
+// Doc explains a rule to its reader.
+type Doc struct {
+	What    string   // what the rule checks
+	Why     string   // why it matters on Windows
+	Fix     string   // how to fix a finding
+	Sources []string // seeds and upstream code or docs it rests on
+}
+
+// Rule is one check. Exactly one of Workload, Object and Corpus is set.
+type Rule struct {
+	ID       string // kebab-case, stable forever
+	Title    string
+	Severity Severity
+	Category Category
+	Doc      Doc
+	// Workload runs once per object with a pod template.
+	Workload func(*Pass)
+	// Object runs once per object whose kind is in Kinds.
+	Object func(*Pass)
+	Kinds  []string
+	// Corpus runs once, after every object has been read.
+	Corpus func(*CorpusPass)
+}
+
+// Pass is what a rule sees of one object.
+type Pass struct {
+	Rule     *Rule
+	Object   *manifest.Object
+	Workload *manifest.Workload // nil for Object rules
+	Target   *target.Facts      // nil for Object rules
+	Cluster  *cluster.Cluster
+	Model    winsupport.Model
+	Emit     func(Finding)
+}
+
+// Reportf reports a finding at path with the rule's severity.
+func (p *Pass) Reportf(path *field.Path, format string, args ...any) {
+	p.Report(Finding{Path: pathString(path), Message: fmt.Sprintf(format, args...)})
+}
+
+// Report reports a finding. Rule, Object and (when zero) Severity are
+// filled in; set Severity to override the rule's default for this finding.
+func (p *Pass) Report(f Finding) {
+	f.Rule = p.Rule.ID
+	if f.Severity == 0 && !f.severitySet {
+		f.Severity = p.Rule.Severity
+	}
+	f.Object = p.Object
+	p.Emit(f)
+}
+
+func pathString(p *field.Path) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
+}
+
+// Path renders a field path as the API server does; rules use it to fill
+// Finding.Path.
+func Path(p *field.Path) string { return pathString(p) }
+
+// Summary is what a Corpus rule knows of a workload after its object has
+// been released.
+type Summary struct {
+	Kind, Namespace, Name string
+	Labels                map[string]string // pod template labels
+	OS                    target.OS
+}
+
+// CorpusPass is what a Corpus rule sees: every Service object and a
+// summary of every workload.
+type CorpusPass struct {
+	Rule      *Rule
+	Services  []*manifest.Object
+	Workloads []Summary
+	Cluster   *cluster.Cluster
+	Model     winsupport.Model
+	Emit      func(Finding)
+}
+
+// Report reports a finding on obj.
+func (p *CorpusPass) Report(obj *manifest.Object, f Finding) {
+	f.Rule = p.Rule.ID
+	if f.Severity == 0 && !f.severitySet {
+		f.Severity = p.Rule.Severity
+	}
+	f.Object = obj
+	p.Emit(f)
+}

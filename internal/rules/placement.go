@@ -1,0 +1,100 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/target"
+)
+
+var placementRules = []*rule.Rule{
+	MissingOSPin,
+	MissingWindowsToleration,
+}
+
+// MissingOSPin: a workload the scheduler may place on either OS.
+var MissingOSPin = &rule.Rule{
+	ID:       "missing-os-pin",
+	Title:    "Workload is not pinned to an operating system",
+	Severity: rule.Warning,
+	Category: rule.Placement,
+	Doc: rule.Doc{
+		What:    "In a cluster with Linux and Windows nodes, reports workloads whose nodeSelector, required node affinity and RuntimeClass do not constrain kubernetes.io/os. A workload that is clearly Windows (spec.os.name, HostProcess, Windows images) is an error; any other is a warning.",
+		Why:     "The scheduler does not read spec.os.name or image names: without a kubernetes.io/os constraint a Windows pod can be bound to a Linux node and fail to start, and a Linux pod can land on an untainted Windows node and crash-loop, wasting Windows capacity. Tolerations never pin a pod.",
+		Fix:     "Add nodeSelector kubernetes.io/os: linux or windows to the pod template (winkube fix does this when the OS is known).",
+		Sources: []string{"seed 000 (every pod in a hybrid cluster should have a nodeSelector for kubernetes.io/os)", "seed 003 (the scheduler does not use spec.os.name)"},
+	},
+	Workload: func(p *rule.Pass) {
+		if !p.Cluster.Hybrid() || p.Target.Pinned || len(p.Target.Schedulable) == 0 {
+			return
+		}
+		sel := p.Workload.SpecPath.Child("nodeSelector")
+		switch p.Target.OS {
+		case target.Windows:
+			p.Report(rule.Finding{
+				Path:    rule.Path(sel),
+				Message: fmt.Sprintf("Windows workload (from %s) has no kubernetes.io/os selector; the scheduler ignores spec.os.name and may bind it to a Linux node", p.Target.By),
+				Fix:     pinFix(p, "windows"),
+			}.WithSeverity(rule.Error))
+		case target.Linux:
+			p.Report(rule.Finding{Path: rule.Path(sel),
+				Message: fmt.Sprintf("Linux workload (from %s) has no kubernetes.io/os selector; it may be scheduled onto a Windows node", p.Target.By),
+				Fix:     pinFix(p, "linux")})
+		default:
+			p.Report(rule.Finding{Path: rule.Path(sel),
+				Message: "workload has no kubernetes.io/os selector and may be scheduled onto Linux or Windows nodes",
+				Hint:    "add nodeSelector kubernetes.io/os: linux (or windows)"})
+		}
+	},
+}
+
+func pinFix(p *rule.Pass, os string) *rule.Fix {
+	return &rule.Fix{Title: "pin the workload to " + os + " nodes", Safe: true, Edits: []rule.Edit{
+		{Op: rule.Set, Path: rule.Path(p.Workload.SpecPath.Child("nodeSelector").Key("kubernetes.io/os")), Value: os},
+	}}
+}
+
+// MissingWindowsToleration: a Windows workload that cannot tolerate the
+// Windows nodes' taints stays Pending.
+var MissingWindowsToleration = &rule.Rule{
+	ID:       "missing-windows-toleration",
+	Title:    "Windows workload does not tolerate the Windows node taint",
+	Severity: rule.Error,
+	Category: rule.Placement,
+	Doc: rule.Doc{
+		What:    "Reports workloads pinned to Windows that do not tolerate a NoSchedule or NoExecute taint carried by the cluster's Windows pools (os=windows:NoSchedule by default; the cluster profile says which). A toleration that differs from the taint only in letter case is named, since taints are matched case-sensitively.",
+		Why:     "Windows nodes are tainted so that Linux pods stay off them. A Windows pod needs both the selector and the toleration; with only the selector it stays Pending with `node(s) had untolerated taint`.",
+		Fix:     "Add the toleration for the Windows taint (winkube fix adds the one from the cluster profile), or use a RuntimeClass whose scheduling carries it.",
+		Sources: []string{"seed 000 (taints and tolerations, the dual constraint)", "seed 003 (--register-with-taints='os=windows:NoSchedule')"},
+	},
+	Workload: func(p *rule.Pass) {
+		if !p.Target.Is(target.Windows) || !p.Target.Pinned {
+			return
+		}
+		tolPath := p.Workload.SpecPath.Child("tolerations")
+		for _, pool := range p.Cluster.PoolsOf("windows") {
+			for _, t := range untolerated(pool, p.Target.Tolerations) {
+				if i, ok := caseOnlyMismatch(p.Target.Tolerations, t); ok && i < len(p.Workload.Spec.Tolerations) {
+					p.Report(rule.Finding{Path: rule.Path(tolPath.Index(i)),
+						Message: fmt.Sprintf("toleration does not match taint %s of Windows pool %q: taints are case-sensitive", taintString(t), pool.Name),
+						Hint:    "spell the key and value exactly as the taint does"})
+					continue
+				}
+				p.Report(rule.Finding{Path: rule.Path(tolPath),
+					Message: fmt.Sprintf("Windows workload does not tolerate taint %s of Windows pool %q; its pods will stay Pending", taintString(t), pool.Name),
+					Fix: &rule.Fix{Title: "tolerate " + taintString(t), Safe: true,
+						Edits: []rule.Edit{{Op: rule.Append, Path: rule.Path(tolPath), Value: tolerationFor(t)}}}})
+				return
+			}
+		}
+	},
+}
+
+// osWord is "Windows" or "Linux" for messages.
+func osWord(os target.OS) string {
+	if os == target.Windows {
+		return "Windows"
+	}
+	return strings.ToUpper(string(os[:1])) + string(os[1:])
+}

@@ -1,0 +1,52 @@
+package winsupport
+
+// Channel is a Windows Server servicing channel.
+type Channel string
+
+const (
+	LTSC Channel = "LTSC"
+	SAC  Channel = "SAC"
+)
+
+// Build is a Windows Server release and the Kubernetes releases that
+// support it as a node OS.
+type Build struct {
+	Name     string  // "Windows Server 2022"
+	Build    string  // node.kubernetes.io/windows-build label value
+	Channel  Channel // LTSC or SAC
+	EOL      bool    // out of Microsoft support; images no longer patched
+	Tags     []string
+	Supports Range // Kubernetes releases supporting it as a node OS
+	Source   string
+}
+
+// builds is the table of Windows Server builds.
+var builds = []Build{
+	{Name: "Windows Server, version 1709", Build: "10.0.16299", Channel: SAC, EOL: true, Tags: []string{"1709"}, Supports: Range{Version{0}, Version{13}}, Source: "seed 004 (SAC releases), Microsoft Windows Server release information"},
+	{Name: "Windows Server, version 1803", Build: "10.0.17134", Channel: SAC, EOL: true, Tags: []string{"1803"}, Supports: Range{Version{0}, Version{16}}, Source: "seed 004 (troubleshooting assumes 1803 images)"},
+	{Name: "Windows Server 2019", Build: "10.0.17763", Channel: LTSC, Tags: []string{"ltsc2019", "1809"}, Supports: Range{Version{14}, Version{33}}, Source: "seeds 002 and 004 (GA from 1.14, build 17763); seed 003, the v1.35 docs, lists only 2022 and 2025, so support is modelled to end after 1.33"},
+	{Name: "Windows Server, version 1903", Build: "10.0.18362", Channel: SAC, EOL: true, Tags: []string{"1903"}, Supports: Range{Version{18}, Version{18}}, Source: "seed 004 (v1.18 row), seed 002 (SAC: deprecated / EOL)"},
+	{Name: "Windows Server, version 1909", Build: "10.0.18363", Channel: SAC, EOL: true, Tags: []string{"1909"}, Supports: Range{Version{18}, Version{20}}, Source: "seed 004 (v1.18-v1.20 rows), seed 002"},
+	{Name: "Windows Server, version 2004", Build: "10.0.19041", Channel: SAC, EOL: true, Tags: []string{"2004"}, Supports: Range{Version{19}, Version{20}}, Source: "seed 004 (v1.19-v1.20 rows), seed 002"},
+	{Name: "Windows Server, version 20H2", Build: "10.0.19042", Channel: SAC, EOL: true, Tags: []string{"20h2"}, Supports: Range{Version{20}, Version{21}}, Source: "seed 002 (SAC 1903-20H2 deprecated / EOL)"},
+	{Name: "Windows Server 2022", Build: "10.0.20348", Channel: LTSC, Tags: []string{"ltsc2022"}, Supports: Range{From: Version{23}}, Source: "seed 002 (GA from 1.23, build 20348), seed 003"},
+	{Name: "Windows Server 2025", Build: "10.0.26100", Channel: LTSC, Tags: []string{"ltsc2025"}, Supports: Range{From: Version{32}}, Source: "seed 002 (GA from 1.32, build 26100), seed 003"},
+}
+
+// Builds returns every known Windows Server build, oldest first.
+func (Model) Builds() []Build { return append([]Build(nil), builds...) }
+
+// BuildByNumber finds a build by its windows-build label value
+// ("10.0.20348"); a longer version ("10.0.20348.2461") matches its build.
+func (Model) BuildByNumber(s string) (Build, bool) {
+	for _, b := range builds {
+		if s == b.Build || (len(s) > len(b.Build) && s[:len(b.Build)] == b.Build && s[len(b.Build)] == '.') {
+			return b, true
+		}
+	}
+	return Build{}, false
+}
+
+// NodeSupported reports whether this Kubernetes release supports b as a
+// node OS.
+func (m Model) NodeSupported(b Build) bool { return b.Supports.Contains(m.V) }

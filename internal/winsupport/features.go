@@ -1,0 +1,68 @@
+package winsupport
+
+// Feature is a Windows-relevant capability whose availability changed
+// across Kubernetes releases.
+type Feature struct {
+	ID      string
+	Title   string
+	Enabled Range // releases where it works on Windows with default feature gates
+	Note    string
+	Source  string
+}
+
+// Feature IDs.
+const (
+	FeaturePodOS          = "pod-os"
+	FeatureHostProcess    = "hostprocess"
+	FeatureHostNetwork    = "windows-host-network"
+	FeatureSidecars       = "sidecar-containers"
+	FeatureSubPath        = "subpath-mounts"
+	FeatureHyperV         = "hyperv-isolation"
+	FeatureSessionAffinit = "session-affinity"
+)
+
+var features = []Feature{
+	{ID: FeaturePodOS, Title: "spec.os.name", Enabled: Range{From: Version{24}}, Note: "IdentifyPodOS: alpha 1.23, beta (on) 1.24, GA 1.25; the API server validates Windows pods against it", Source: "seed 003; Kubernetes feature gates"},
+	{ID: FeatureHostProcess, Title: "HostProcess containers", Enabled: Range{From: Version{23}}, Note: "alpha 1.22, beta (on) 1.23, GA 1.26", Source: "seed 002 (GA from 1.26)"},
+	{ID: FeatureHostNetwork, Title: "host networking for non-HostProcess Windows pods", Enabled: Range{From: Version{26}, Until: Version{32}}, Note: "alpha behind the WindowsHostNetwork gate (off by default) in 1.26-1.32, then removed", Source: "seed 003: v1.26 to v1.32 included alpha support; v1.35 has no WindowsHostNetwork gate"},
+	{ID: FeatureSidecars, Title: "sidecar (restartable init) containers", Enabled: Range{From: Version{29}}, Note: "SidecarContainers: alpha 1.28, beta (on) 1.29, GA 1.33", Source: "seed 002 (sidecars supported 1.28+); Kubernetes feature gates"},
+	{ID: FeatureSubPath, Title: "subPath volume mounts", Enabled: Range{From: Version{24}}, Note: "not possible with Docker EE (dockershim, removed in 1.24); works with containerd", Source: "seed 004 (subpath mounts unsupported with Docker); seed 001 (subPath with containerd)"},
+	{ID: FeatureHyperV, Title: "Hyper-V isolated containers", Enabled: Range{From: Version{99}}, Note: "containerd implements runhcs-wcow-hypervisor, but upstream Kubernetes does not support Hyper-V isolation", Source: "seed 003: Kubernetes does not support Windows containers with Hyper-V isolation"},
+}
+
+// Features returns the feature table.
+func (Model) Features() []Feature { return append([]Feature(nil), features...) }
+
+// Supports reports whether the feature works on Windows in this release
+// with default feature gates.
+func (m Model) Supports(id string) bool {
+	for _, f := range features {
+		if f.ID == id {
+			return f.Enabled.Contains(m.V)
+		}
+	}
+	return false
+}
+
+// Feature returns the feature row by ID.
+func (Model) Feature(id string) Feature {
+	for _, f := range features {
+		if f.ID == id {
+			return f
+		}
+	}
+	return Feature{ID: id}
+}
+
+// HostNetworkState explains host networking for a non-HostProcess Windows
+// pod in this release.
+func (m Model) HostNetworkState() string {
+	switch {
+	case m.V.Less(Version{26}):
+		return "host networking is not available for Windows pods"
+	case m.Supports(FeatureHostNetwork):
+		return "host networking for Windows pods is alpha in " + m.V.String() + " and needs the WindowsHostNetwork feature gate, off by default"
+	default:
+		return "host networking for Windows pods was removed after 1.32 (it was alpha in 1.26-1.32)"
+	}
+}

@@ -1,0 +1,189 @@
+package winsupport
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Platform says which OS an image can run on.
+type Platform int
+
+const (
+	PlatformUnknown Platform = iota
+	PlatformWindows          // Windows only
+	PlatformLinux            // Linux only
+	PlatformMulti            // a manifest list covering Linux and Windows
+)
+
+func (p Platform) String() string {
+	return [...]string{"unknown", "windows", "linux", "multi-platform"}[p]
+}
+
+// Image is what the model knows of an image reference.
+type Image struct {
+	Ref      string // as written
+	Repo     string // normalised repository, no tag or digest
+	Tag      string // tag, "" when absent (implies latest) or pinned by digest only
+	Platform Platform
+	Build    *Build // the Windows build the tag implies, nil when none
+	Source   string // why the model classified it so
+}
+
+// knownImage is a row of the image table: a repository prefix and what it
+// runs on.
+type knownImage struct {
+	Prefix   string
+	Platform Platform
+	Source   string
+}
+
+// imageTable lists repositories whose platform is known. Longest prefix
+// wins; a tag that names a Windows build still makes the image Windows.
+var imageTable = []knownImage{
+	{"mcr.microsoft.com/windows/", PlatformWindows, "Windows base images (seeds 001-003)"},
+	{"mcr.microsoft.com/dotnet/framework/", PlatformWindows, ".NET Framework images exist only for Windows (seed 001)"},
+	{"mcr.microsoft.com/powershell", PlatformMulti, "PowerShell images are published for Linux and Nano Server"},
+	{"mcr.microsoft.com/dotnet/aspnet", PlatformMulti, ".NET images: manifest lists with Linux and Nano Server (seed 000)"},
+	{"mcr.microsoft.com/dotnet/runtime", PlatformMulti, ".NET images: manifest lists with Linux and Nano Server"},
+	{"mcr.microsoft.com/dotnet/runtime-deps", PlatformLinux, "runtime-deps is published for Linux only"},
+	{"mcr.microsoft.com/dotnet/sdk", PlatformMulti, ".NET images: manifest lists with Linux and Nano Server"},
+	{"mcr.microsoft.com/oss/kubernetes/pause", PlatformMulti, "seed 003: Microsoft's pause image, Linux and Windows amd64"},
+	{"registry.k8s.io/pause", PlatformMulti, "seed 003: the pause image is multi-architecture including Windows"},
+	{"k8s.gcr.io/pause", PlatformMulti, "seed 003: the pause image is multi-architecture including Windows"},
+	{"registry.k8s.io/e2e-test-images/agnhost", PlatformMulti, "Kubernetes e2e images are built for Linux and Windows"},
+	{"registry.k8s.io/sig-storage/csi-node-driver-registrar", PlatformMulti, "CSI sidecars are published for Linux and Windows"},
+	{"registry.k8s.io/sig-storage/livenessprobe", PlatformMulti, "CSI sidecars are published for Linux and Windows"},
+	{"mcr.microsoft.com/oss/kubernetes-csi/", PlatformMulti, "Azure CSI driver images are published for Linux and Windows"},
+	{"mcr.microsoft.com/oss/v2/kubernetes-csi/", PlatformMulti, "Azure CSI driver images are published for Linux and Windows"},
+	{"registry.k8s.io/csi-secrets-store/driver", PlatformMulti, "Secrets Store CSI driver is published for Linux and Windows"},
+	{"mcr.microsoft.com/oss/azure/secrets-store/provider-azure", PlatformMulti, "Azure Key Vault provider is published for Linux and Windows"},
+	{"ghcr.io/prometheus-community/windows-exporter", PlatformWindows, "windows_exporter runs on Windows only (seed 000)"},
+	{"docker.io/sigwindowstools/", PlatformWindows, "SIG Windows tools images (kube-proxy, flannel for Windows)"},
+	{"docker.io/calico/node-windows", PlatformWindows, "Calico for Windows"},
+	{"docker.io/calico/cni-windows", PlatformWindows, "Calico for Windows"},
+	{"docker.io/library/alpine", PlatformLinux, "seed 000: Alpine Linux"},
+	{"docker.io/library/busybox", PlatformLinux, "BusyBox images are Linux only"},
+	{"docker.io/library/ubuntu", PlatformLinux, "Linux distribution image"},
+	{"docker.io/library/debian", PlatformLinux, "Linux distribution image"},
+	{"docker.io/library/centos", PlatformLinux, "Linux distribution image"},
+	{"docker.io/library/fedora", PlatformLinux, "Linux distribution image"},
+	{"docker.io/library/nginx", PlatformLinux, "seed 001 runs nginx on Linux nodes; no Windows image is published"},
+	{"docker.io/library/redis", PlatformLinux, "no Windows image is published"},
+	{"docker.io/library/postgres", PlatformLinux, "no Windows image is published"},
+	{"docker.io/library/mysql", PlatformLinux, "no Windows image is published"},
+	{"docker.io/library/memcached", PlatformLinux, "no Windows image is published"},
+	{"docker.io/library/httpd", PlatformLinux, "no Windows image is published"},
+	{"docker.io/prom/node-exporter", PlatformLinux, "seed 000: node-exporter works on Linux only"},
+	{"quay.io/prometheus/node-exporter", PlatformLinux, "seed 000: node-exporter works on Linux only"},
+	{"docker.io/fluent/fluentd", PlatformLinux, "seed 000: Fluentd DaemonSets work on Linux only; Windows tags say so"},
+	{"quay.io/calico/node", PlatformLinux, "calico/node is Linux; Windows uses calico/node-windows"},
+	{"docker.io/calico/node", PlatformLinux, "calico/node is Linux; Windows uses calico/node-windows"},
+	{"docker.io/flannel/flannel", PlatformLinux, "flannel's Linux image; Windows uses sigwindowstools/flannel"},
+	{"registry.k8s.io/kube-proxy", PlatformLinux, "the kube-proxy image is Linux; Windows uses HostProcess images"},
+	{"registry.k8s.io/ingress-nginx/", PlatformLinux, "ingress-nginx is Linux only"},
+	{"registry.k8s.io/metrics-server/", PlatformLinux, "metrics-server images are Linux only"},
+	{"registry.k8s.io/coredns/", PlatformLinux, "seed 002: CoreDNS runs on Linux nodes"},
+}
+
+var (
+	fullBuildRE = regexp.MustCompile(`(?:^|[^0-9])10\.0\.(\d{5})(?:[^0-9]|$)`)
+	tagWordRE   = regexp.MustCompile(`[a-z0-9]+`)
+)
+
+// ParseImage classifies an image reference.
+func (m Model) ParseImage(ref string) Image {
+	img := Image{Ref: ref}
+	img.Repo, img.Tag = splitRef(ref)
+	lower := strings.ToLower(img.Tag)
+	winTag := strings.Contains(lower, "windows") || strings.Contains(lower, "nanoserver") || strings.Contains(lower, "servercore")
+	best := 0
+	for _, k := range imageTable {
+		if strings.HasPrefix(img.Repo, k.Prefix) && len(k.Prefix) > best {
+			best, img.Platform, img.Source = len(k.Prefix), k.Platform, k.Source
+		}
+	}
+	if best == 0 && strings.Contains(lastSegment(img.Repo), "windows") {
+		img.Platform, img.Source = PlatformWindows, "the repository name says windows"
+	}
+	if b := tagBuild(lower, winTag || img.Platform == PlatformWindows); b != nil {
+		img.Build = b
+		if img.Platform != PlatformWindows {
+			img.Platform, img.Source = PlatformWindows, "the tag names Windows Server build "+b.Build
+		}
+	} else if winTag && img.Platform != PlatformWindows {
+		img.Platform, img.Source = PlatformWindows, "the tag names a Windows variant"
+	}
+	return img
+}
+
+// tagBuild finds the Windows build a tag implies. Bare SAC numbers ("1809")
+// count only when the image is otherwise known to be Windows, so a Linux
+// "1903" version tag is not misread.
+func tagBuild(tag string, windows bool) *Build {
+	if m := fullBuildRE.FindStringSubmatch(tag); m != nil {
+		for i := range builds {
+			if builds[i].Build == "10.0."+m[1] {
+				return &builds[i]
+			}
+		}
+	}
+	for _, w := range tagWordRE.FindAllString(tag, -1) {
+		for i := range builds {
+			for _, t := range builds[i].Tags {
+				if w == t || w == "windowsservercore"+t || w == "nanoserver"+t {
+					if strings.HasPrefix(t, "ltsc") || windows {
+						return &builds[i]
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// splitRef normalises a reference the way container runtimes do: a bare
+// name is on Docker Hub under library/.
+func splitRef(ref string) (repo, tag string) {
+	r := strings.TrimSpace(ref)
+	if i := strings.Index(r, "@"); i >= 0 {
+		r = r[:i]
+	}
+	if i := strings.LastIndex(r, ":"); i > strings.LastIndex(r, "/") {
+		r, tag = r[:i], r[i+1:]
+	}
+	first, rest, found := strings.Cut(r, "/")
+	switch {
+	case !found:
+		r = "docker.io/library/" + r
+	case !strings.ContainsAny(first, ".:") && first != "localhost":
+		r = "docker.io/" + r
+	case first == "index.docker.io":
+		r = "docker.io/" + rest
+	}
+	return strings.ToLower(r), tag
+}
+
+func lastSegment(repo string) string {
+	return repo[strings.LastIndex(repo, "/")+1:]
+}
+
+// LinuxShell reports whether a container command starts a Linux shell.
+func (Model) LinuxShell(cmd string) bool {
+	switch strings.TrimSuffix(cmd, ".exe") {
+	case "/bin/sh", "/bin/bash", "sh", "bash", "/bin/ash", "ash", "/usr/bin/env", "/bin/zsh", "/usr/bin/bash", "/usr/bin/sh":
+		return !strings.HasSuffix(cmd, ".exe")
+	}
+	return false
+}
+
+// LinuxPath reports whether p is a Linux absolute path (and not a Windows
+// one such as C:\data, C:/data or \\.\pipe\name).
+func (Model) LinuxPath(p string) bool {
+	return strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//")
+}
+
+// HyperVHandler reports whether a RuntimeClass handler selects Hyper-V
+// isolation in containerd.
+func (Model) HyperVHandler(handler string) bool {
+	return strings.Contains(strings.ToLower(handler), "hypervisor")
+}
