@@ -1,0 +1,5 @@
+package rules
+
+import "github.com/winkube/winkube/internal/rule"
+
+var imageRules = []*rule.Rule{}
