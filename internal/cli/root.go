@@ -86,6 +86,7 @@ same rules at admission.`,
 	root.AddCommand(
 		newLintCommand(s),
 		newRulesCommand(s),
+		newFixCommand(s),
 	)
 	return root
 }

@@ -47,8 +47,9 @@ type Options struct {
 	BinDir string
 
 	// ExtraAPIServerFlags are appended to kube-apiserver's command line,
-	// after the harness's own flags (for a scalar flag the later value wins),
-	// e.g. "--feature-gates=Foo=true".
+	// after the harness's own flags, e.g. "--feature-gates=Foo=true". For a
+	// scalar flag the later value wins; list flags such as
+	// --disable-admission-plugins accumulate.
 	ExtraAPIServerFlags []string
 
 	// NoScheduler starts only etcd and kube-apiserver.
@@ -250,7 +251,6 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 		TLSClientConfig: rest.TLSClientConfig{CAData: caPEM},
 		QPS:             1000,
 		Burst:           2000,
-		Timeout:         30 * time.Second,
 	}
 	caPool := x509.NewCertPool()
 	caPool.AppendCertsFromPEM(caPEM)

@@ -82,8 +82,10 @@ func (cp *ControlPlane) CreateNode(ctx context.Context, node *corev1.Node) (*cor
 // WaitForPodScheduled waits until the pod is bound (returning the node name)
 // or the scheduler has reported it unschedulable (returning the message of
 // the PodScheduled=False condition, or else of a FailedScheduling event,
-// e.g. "0/2 nodes are available: ..."). It returns an error if ctx ends
-// first or the pod cannot be read.
+// e.g. "0/2 nodes are available: ..."; for a pod with scheduling gates it is
+// "Scheduling is blocked due to non-empty scheduling gates"). The first
+// outcome seen wins: a pod reported unschedulable may still be bound later.
+// It returns an error if ctx ends first or the pod cannot be read.
 func (cp *ControlPlane) WaitForPodScheduled(ctx context.Context, ns, name string) (node, failedMsg string, err error) {
 	selector := fields.Set{
 		"involvedObject.kind": "Pod",

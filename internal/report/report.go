@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/winkube/winkube/internal/rule"
 )
@@ -64,27 +63,4 @@ func Write(w io.Writer, format string, r *Report, opts Options) error {
 		return GitHub(w, r)
 	}
 	return fmt.Errorf("unknown output format %q: want one of %v", format, Formats)
-}
-
-// rulesByID indexes the report's rules.
-func (r *Report) rulesByID() map[string]*rule.Rule {
-	m := make(map[string]*rule.Rule, len(r.Rules))
-	for _, ru := range r.Rules {
-		m[ru.ID] = ru
-	}
-	return m
-}
-
-// usedRules lists the IDs of rules with findings, sorted.
-func (r *Report) usedRules() []string {
-	seen := map[string]bool{}
-	for _, f := range r.Findings {
-		seen[f.Rule] = true
-	}
-	out := make([]string, 0, len(seen))
-	for id := range seen {
-		out = append(out, id)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,0 +1,115 @@
+package docs
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/winkube/winkube/internal/config"
+	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/rule"
+)
+
+// categoryTitles names the catalogue's sections; a category missing here
+// is shown by its ID.
+var categoryTitles = map[rule.Category]string{
+	rule.Input:      "Input",
+	rule.Placement:  "Placement",
+	rule.API:        "API server rejections",
+	rule.LinuxOnly:  "Linux-only features",
+	rule.Images:     "Images and Windows builds",
+	rule.Resources:  "Resources",
+	rule.Networking: "Services and networking",
+}
+
+func categoryTitle(c rule.Category) string {
+	if t, ok := categoryTitles[c]; ok {
+		return t
+	}
+	return string(c)
+}
+
+// Rules writes the rule catalogue: an index, then each category's rules in
+// suite order with their documentation and how to suppress them.
+func Rules(w io.Writer, suite []*rule.Rule) error {
+	bw := bufio.NewWriter(w)
+	var order []rule.Category
+	byCat := map[rule.Category][]*rule.Rule{}
+	for _, r := range suite {
+		if byCat[r.Category] == nil {
+			order = append(order, r.Category)
+		}
+		byCat[r.Category] = append(byCat[r.Category], r)
+	}
+	header(bw, "Rule catalogue")
+	fmt.Fprintf(bw, "winkube has %d rules in %d categories. `winkube rules` lists them and\n`winkube rules explain RULE-ID` prints one entry of this page.\n\n", len(suite), len(order))
+	writeSuppression(bw)
+	fmt.Fprintf(bw, "## Index\n\n| rule | severity | category | title |\n|---|---|---|---|\n")
+	for _, c := range order {
+		for _, r := range byCat[c] {
+			fmt.Fprintf(bw, "| [`%s`](#%s) | %s | [%s](#%s) | %s |\n", r.ID, anchor(r.ID), r.Severity, c, anchor(categoryTitle(c)), cell(r.Title))
+		}
+	}
+	for _, c := range order {
+		fmt.Fprintf(bw, "\n## %s\n", categoryTitle(c))
+		for _, r := range byCat[c] {
+			writeRule(bw, r)
+		}
+	}
+	return bw.Flush()
+}
+
+func writeSuppression(w io.Writer) {
+	fmt.Fprintf(w, "## Suppressing findings\n\n"+
+		"- **One workload:** annotate the workload or its pod template with\n"+
+		"  `%s: rule-id,other-id` (or `all`). This applies to the\n"+
+		"  rules that check workloads. Suppressed findings are hidden in text and\n"+
+		"  GitHub output and never fail the run, but stay in the JSON report\n"+
+		"  (`\"suppressed\": true`) and in SARIF (an `inSource` suppression), so\n"+
+		"  audits can see what was waived.\n"+
+		"- **Everywhere:** list the rule under `rules.disable` in `%s`, or change\n"+
+		"  its severity under `rules.severity`.\n\n", engine.IgnoreAnnotation, config.FileName)
+}
+
+func writeRule(w io.Writer, r *rule.Rule) {
+	fmt.Fprintf(w, "\n### %s\n\n", r.ID)
+	fmt.Fprintf(w, "**%s**\n\n", md(r.Title))
+	fmt.Fprintf(w, "Severity: **%s** · checks: %s\n\n", r.Severity, scope(r))
+	fmt.Fprintf(w, "**What it checks.** %s\n\n", md(r.Doc.What))
+	fmt.Fprintf(w, "**Why it matters on Windows.** %s\n\n", md(r.Doc.Why))
+	fmt.Fprintf(w, "**How to fix.** %s\n\n", md(r.Doc.Fix))
+	if len(r.Doc.Sources) > 0 {
+		fmt.Fprintf(w, "**Sources:**\n\n")
+		for _, s := range r.Doc.Sources {
+			fmt.Fprintf(w, "- %s\n", md(s))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "**Suppress:** %s\n", suppression(r))
+}
+
+// scope says what a rule looks at, from the run function it sets.
+func scope(r *rule.Rule) string {
+	switch {
+	case r.Workload != nil:
+		return "every workload (an object with a pod template)"
+	case r.Object != nil:
+		kinds := make([]string, len(r.Kinds))
+		for i, k := range r.Kinds {
+			kinds[i] = "`" + k + "`"
+		}
+		return "objects of kind " + strings.Join(kinds, ", ")
+	case r.Corpus != nil:
+		return "the whole input at once (every Service and a summary of every workload)"
+	}
+	return "the input files themselves, before any object exists"
+}
+
+func suppression(r *rule.Rule) string {
+	disable := fmt.Sprintf("`rules: {disable: [%s]}` in `%s`", r.ID, config.FileName)
+	if r.Workload != nil {
+		return fmt.Sprintf("`%s: %s` on the workload or its pod template, or %s.", engine.IgnoreAnnotation, r.ID, disable)
+	}
+	return disable + "; the annotation applies to workload rules only."
+}

@@ -1,0 +1,188 @@
+package fix
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// text is one document's lines, without line terminators. The document's
+// own newline style is kept in nl.
+type text struct {
+	lines    []string
+	nl       string
+	trailing bool // the text ended with a newline
+	step  int // indentation step of the document
+	// seqIndented is true when block lists are indented under their key
+	// ("key:\n  - a") rather than level with it ("key:\n- a").
+	seqIndented bool
+}
+
+func newText(s string) *text {
+	nl := "\n"
+	if strings.Contains(s, "\r\n") {
+		nl = "\r\n"
+	}
+	trailing := strings.HasSuffix(s, "\n")
+	s = strings.TrimSuffix(s, nl)
+	return &text{lines: strings.Split(s, nl), nl: nl, step: 2, trailing: trailing}
+}
+
+func (t *text) String() string {
+	s := strings.Join(t.lines, t.nl)
+	if t.trailing {
+		s += t.nl
+	}
+	return s
+}
+
+// insert puts new lines after line index at (at = -1 inserts first).
+func (t *text) insert(at int, lines []string) {
+	out := make([]string, 0, len(t.lines)+len(lines))
+	out = append(out, t.lines[:at+1]...)
+	out = append(out, lines...)
+	t.lines = append(out, t.lines[at+1:]...)
+}
+
+// remove deletes lines from..to inclusive.
+func (t *text) remove(from, to int) {
+	t.lines = append(t.lines[:from], t.lines[to+1:]...)
+}
+
+func indentOf(line string) int {
+	return len(line) - len(strings.TrimLeft(line, " "))
+}
+
+// end returns the last line of a block entry that starts at line start and
+// whose owner (its key, or its list dash) sits at column owner (0-based).
+// Lines indented deeper belong to it; so do list dashes level with a key
+// whose value is such a list (seqLevel).
+func (t *text) end(start, owner int, seqLevel bool) int {
+	last := start
+	for i := start + 1; i < len(t.lines); i++ {
+		trim := strings.TrimSpace(t.lines[i])
+		if trim == "" {
+			continue
+		}
+		ind := indentOf(t.lines[i])
+		if trim[0] == '#' && ind <= owner {
+			continue
+		}
+		if ind < owner || (ind == owner && !(seqLevel && strings.HasPrefix(trim, "-"))) {
+			break
+		}
+		last = i
+	}
+	return last
+}
+
+// entryEnd is the last line of the mapping entry with key k.
+func (t *text) entryEnd(k, v *yaml.Node) int {
+	owner := k.Column - 1
+	seqLevel := v.Kind == yaml.SequenceNode && v.Style&yaml.FlowStyle == 0 && v.Column-1 == owner
+	return t.end(k.Line-1, owner, seqLevel)
+}
+
+// itemEnd is the last line of item i of block sequence s.
+func (t *text) itemEnd(s *yaml.Node, i int) int {
+	return t.end(t.itemStart(s, i), s.Column-1, false)
+}
+
+// itemStart is the line of item i's dash.
+func (t *text) itemStart(s *yaml.Node, i int) int {
+	l := s.Content[i].Line - 1
+	for l > 0 && !strings.HasPrefix(strings.TrimSpace(t.lines[l]), "-") {
+		l--
+	}
+	return l
+}
+
+// detectStyle learns the document's indentation step and list style.
+func (t *text) detectStyle(n *yaml.Node) {
+	var walk func(n *yaml.Node) bool
+	found := false
+	walk = func(n *yaml.Node) bool {
+		if n.Kind != yaml.MappingNode || n.Style&yaml.FlowStyle != 0 {
+			for _, c := range n.Content {
+				if walk(c) {
+					return true
+				}
+			}
+			return false
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if v.Style&yaml.FlowStyle != 0 || v.Line == k.Line {
+				if walk(v) {
+					return true
+				}
+				continue
+			}
+			switch v.Kind {
+			case yaml.MappingNode:
+				if d := v.Column - k.Column; d > 0 && !found {
+					t.step, found = d, true
+				}
+			case yaml.SequenceNode:
+				t.seqIndented = v.Column > k.Column
+				return found
+			}
+			if walk(v) {
+				return true
+			}
+		}
+		return false
+	}
+	walk(n)
+}
+
+// scalarEnd is the column just past the scalar that starts at col on line.
+func scalarEnd(line string, col int, flow bool) int {
+	if col >= len(line) {
+		return col
+	}
+	switch q := line[col]; q {
+	case '"', '\'':
+		for i := col + 1; i < len(line); i++ {
+			switch {
+			case q == '"' && line[i] == '\\':
+				i++
+			case line[i] == q && q == '\'' && i+1 < len(line) && line[i+1] == '\'':
+				i++
+			case line[i] == q:
+				return i + 1
+			}
+		}
+		return len(line)
+	}
+	end := len(line)
+	if i := strings.Index(line[col:], " #"); i >= 0 {
+		end = col + i
+	}
+	if flow {
+		if i := strings.IndexAny(line[col:end], ",}]"); i >= 0 {
+			end = col + i
+		}
+	}
+	return col + len(strings.TrimRight(line[col:end], " "))
+}
+
+// closing finds the bracket that closes the flow collection opening at col.
+func closing(line string, col int) (int, error) {
+	depth := 0
+	for i := col; i < len(line); i++ {
+		switch c := line[i]; c {
+		case '"', '\'':
+			i = scalarEnd(line, i, true) - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("flow collection at column %d spans lines; winkube fix edits only single-line flow collections", col+1)
+}
