@@ -1,0 +1,89 @@
+package depcheck
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// heavy maps a module prefix to the only packages allowed to import it
+// (directly or not). Tests are not counted: go list reports the packages'
+// own builds. internal/docs walks the command tree, so it sees what the
+// CLI sees.
+var heavy = map[string][]string{
+	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/"},
+	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/"},
+	"k8s.io/client-go":              {"internal/controlplane", "internal/fidelity", "internal/live"},
+	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "cmd/"},
+	"github.com/santhosh-tekuri/":   {},
+	"github.com/pmezard/go-difflib": {"internal/fix", "internal/cli", "cmd/"},
+	"k8s.io/kubernetes":             {},
+}
+
+const module = "github.com/winkube/winkube/"
+
+func TestHeavyDependenciesStayOut(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`, "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		pkg := strings.TrimPrefix(fields[0], module)
+		for _, dep := range fields[1:] {
+			for prefix, allowed := range heavy {
+				if strings.HasPrefix(dep, prefix) && !allowedIn(pkg, allowed) {
+					t.Errorf("%s depends on %s; only %v may", pkg, dep, allowed)
+				}
+			}
+		}
+	}
+}
+
+func allowedIn(pkg string, allowed []string) bool {
+	for _, a := range allowed {
+		if pkg == a || strings.HasPrefix(pkg, strings.TrimSuffix(a, "/")+"/") || (strings.HasSuffix(a, "/") && strings.HasPrefix(pkg, a)) {
+			return true
+		}
+	}
+	return false
+}
+
+var requireRE = regexp.MustCompile(`(?m)^\s*(k8s\.io/[a-z-]+)\s+(v\S+)`)
+
+// TestKubernetesVersionsAgree keeps the k8s.io libraries at the release of
+// the control plane the fidelity and end-to-end tests run against.
+func TestKubernetesVersionsAgree(t *testing.T) {
+	t.Parallel()
+	harness, err := os.ReadFile(filepath.Join("..", "..", "hack", "controlplane", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`k8s\.io/kubernetes\s+v1\.(\d+\.\d+)`).FindSubmatch(harness)
+	if m == nil {
+		t.Fatal("hack/controlplane/go.mod does not require k8s.io/kubernetes")
+	}
+	want := "v0." + string(m[1])
+	gomod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := map[string]bool{"k8s.io/api": true, "k8s.io/apimachinery": true, "k8s.io/client-go": true, "k8s.io/component-helpers": true}
+	for _, r := range requireRE.FindAllSubmatch(gomod, -1) {
+		if pinned[string(r[1])] && string(r[2]) != want {
+			t.Errorf("go.mod requires %s %s; the control plane is v1.%s, so it must be %s", r[1], r[2], m[1], want)
+		}
+		delete(pinned, string(r[1]))
+	}
+	for mod := range pinned {
+		t.Errorf("go.mod does not require %s", mod)
+	}
+}
