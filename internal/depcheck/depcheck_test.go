@@ -19,9 +19,9 @@ var heavy = map[string][]string{
 	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/"},
 	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/"},
 	"k8s.io/client-go":              {"internal/controlplane", "internal/fidelity", "internal/live"},
-	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "cmd/"},
+	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/"},
 	"github.com/santhosh-tekuri/":   {},
-	"github.com/pmezard/go-difflib": {"internal/fix", "internal/cli", "cmd/"},
+	"github.com/pmezard/go-difflib": {"internal/fix", "internal/cli", "internal/docs", "cmd/"},
 	"k8s.io/kubernetes":             {},
 }
 
