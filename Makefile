@@ -3,7 +3,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: all controlplane test
+.PHONY: all controlplane chromium test docs bench
 
 all: test
 
@@ -12,5 +12,21 @@ all: test
 controlplane:
 	bash hack/build-controlplane.sh
 
-test: controlplane
+# Install Debian's chromium when missing: the HTML report test renders in it.
+chromium:
+	bash hack/ensure-chromium.sh
+
+# Every test: unit, fixtures, fuzz seeds, the real-corpus golden, the
+# fidelity test and the webhook end-to-end test against the real control plane.
+test: controlplane chromium
 	$(GO) test -timeout 60m ./...
+
+# Regenerate docs/rules.md, docs/cli.md and docs/support-matrix.md.
+docs:
+	$(GO) test ./internal/docs -update
+
+# Benchmarks against peers; figures go to docs/performance.md.
+bench:
+	bash hack/bench-lint.sh
+	bash hack/bench-simulate.sh
+	bash hack/bench-webhook.sh
