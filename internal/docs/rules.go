@@ -21,6 +21,7 @@ var categoryTitles = map[rule.Category]string{
 	rule.Images:     "Images and Windows builds",
 	rule.Resources:  "Resources",
 	rule.Networking: "Services and networking",
+	rule.Identity:   "Identity",
 }
 
 func categoryTitle(c rule.Category) string {

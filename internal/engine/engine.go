@@ -112,6 +112,7 @@ type run struct {
 	rcs       map[string]*nodev1.RuntimeClass
 	deferred  []deferredWorkload
 	services  []*manifest.Object
+	seqOf     map[*manifest.Object]int // input position of every Service, for Corpus findings
 	summaries []rule.Summary
 }
 
@@ -129,7 +130,7 @@ func newRun(opts Options) *run {
 	if opts.Cluster == nil {
 		opts.Cluster = cluster.Reference()
 	}
-	r := &run{opts: opts, objRules: map[string][]*rule.Rule{}, rcs: map[string]*nodev1.RuntimeClass{}}
+	r := &run{opts: opts, objRules: map[string][]*rule.Rule{}, rcs: map[string]*nodev1.RuntimeClass{}, seqOf: map[*manifest.Object]int{}}
 	for _, rc := range opts.RuntimeClasses {
 		r.rcs[rc.Name] = rc
 	}
@@ -181,6 +182,7 @@ func (r *run) object(seq int, o *manifest.Object) {
 	}
 	if o.Kind == "Service" && o.Typed != nil {
 		r.services = append(r.services, o)
+		r.seqOf[o] = seq
 	}
 	r.mu.Unlock()
 
@@ -225,19 +227,20 @@ func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Fin
 	r.mu.Lock()
 	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS})
 	r.mu.Unlock()
-	ignore := ignored(w)
-	for i := range out {
-		if ignore["all"] || ignore[out[i].Rule] {
-			out[i].Suppressed = true
-		}
-	}
 	return out
 }
 
-func ignored(w *manifest.Workload) map[string]bool {
+// ignored reads the rule IDs an object's winkube.io/ignore annotations
+// name: on the object itself and, for workloads, on the pod template.
+func ignored(o *manifest.Object) map[string]bool {
 	m := map[string]bool{}
-	for _, meta := range []map[string]string{w.Meta.Annotations, w.Template.Annotations} {
-		for _, id := range strings.Split(meta[IgnoreAnnotation], ",") {
+	spec := o.Root.Get("spec")
+	for _, meta := range []*manifest.Node{
+		o.Root.Get("metadata"),
+		spec.Get("template").Get("metadata"),
+		spec.Get("jobTemplate").Get("spec").Get("template").Get("metadata"),
+	} {
+		for _, id := range strings.Split(meta.Get("annotations").String(IgnoreAnnotation), ",") {
 			if id = strings.TrimSpace(id); id != "" {
 				m[id] = true
 			}
@@ -266,23 +269,24 @@ func (r *run) finish() *Result {
 	for _, ru := range r.corpus {
 		ru.Corpus(&rule.CorpusPass{Rule: ru, Services: r.services, Workloads: r.summaries, Cluster: r.opts.Cluster, Model: r.opts.Model, Emit: emit})
 	}
-	seqOf := map[*manifest.Object]int{}
-	for _, f := range r.findings {
-		if f.f.Object != nil {
-			seqOf[f.f.Object] = f.seq
-		}
-	}
 	for _, f := range out {
-		r.findings = append(r.findings, seqFinding{seqOf[f.Object], f})
+		r.findings = append(r.findings, seqFinding{r.seqOf[f.Object], f})
 	}
 	res := &Result{Files: r.files, Objects: r.objects, Findings: make([]rule.Finding, 0, len(r.findings))}
 	sort.SliceStable(r.findings, func(i, j int) bool { return r.findings[i].seq < r.findings[j].seq })
 	fileOrder := map[string]int{}
+	ignores := map[*manifest.Object]map[string]bool{}
 	for _, sf := range r.findings {
 		f := sf.f
 		if f.Object != nil {
 			f.File = f.Object.File
 			f.Line, f.Column = f.Object.Locate(f.Path)
+			ig, ok := ignores[f.Object]
+			if !ok {
+				ig = ignored(f.Object)
+				ignores[f.Object] = ig
+			}
+			f.Suppressed = ig["all"] || ig[f.Rule]
 		}
 		if _, ok := fileOrder[f.File]; !ok {
 			fileOrder[f.File] = len(fileOrder)

@@ -64,6 +64,7 @@ const (
 	Images     Category = "images"
 	Resources  Category = "resources"
 	Networking Category = "services"
+	Identity   Category = "identity"
 )
 
 // Doc explains a rule to its reader.

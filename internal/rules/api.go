@@ -7,6 +7,11 @@ import (
 
 var apiRules = []*rule.Rule{
 	WindowsForbiddenField,
+	WindowsOptionsOnLinux,
+	HostProcessConsistency,
+	InvalidOSName,
+	WindowsUsernameFormat,
+	GMSACredentialSpecNameFormat,
 }
 
 // WindowsForbiddenField: fields the API server rejects for Windows pods.

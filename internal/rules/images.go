@@ -1,5 +1,97 @@
 package rules
 
-import "github.com/winkube/winkube/internal/rule"
+import (
+	"fmt"
 
-var imageRules = []*rule.Rule{}
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/target"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+var imageRules = []*rule.Rule{
+	ImageBuildMismatch,
+	WindowsBuildUnsupported,
+	SACImageEOL,
+	WindowsImageOnLinux,
+	LinuxImageOnWindows,
+	HyperVRuntimeClass,
+	RuntimeClassIsolationMismatch,
+}
+
+// noPlatformMatch is containerd's refusal to pull an image with no variant
+// for the node's OS.
+const noPlatformMatch = "no match for platform in manifest"
+
+// eachImage calls fn for every container whose image the model can place.
+func eachImage(p *rule.Pass, fn func(img winsupport.Image, path *field.Path)) {
+	winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
+		if c.Image != "" {
+			fn(p.Model.ParseImage(c.Image), cp.Child("image"))
+		}
+	})
+}
+
+// WindowsImageOnLinux: a Windows image cannot run on a Linux node.
+var WindowsImageOnLinux = &rule.Rule{
+	ID:       "windows-image-on-linux",
+	Title:    "Windows image in a Linux workload",
+	Severity: rule.Error,
+	Category: rule.Images,
+	Doc: rule.Doc{
+		What: "Reports containers whose image is Windows-only (a Windows base image, a Windows repository, or a tag naming a Windows variant or build) in a workload bound to Linux by its scheduling pin or spec.os.name.",
+		Why:  "A container runs the host's kernel; a Windows image has no Linux variant, so on a Linux node the pull fails with `no match for platform in manifest` and the pod never starts.",
+		Fix:  "Pin the workload to Windows (nodeSelector kubernetes.io/os: windows, the Windows toleration, spec.os.name: windows), or use the image's Linux variant.",
+		Sources: []string{
+			"seed 003 (a Windows container can only run on Windows and a Linux container only on Linux)",
+			"seed 000 (Windows base images)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		f := p.Target
+		if !f.Is(target.Linux) {
+			return
+		}
+		eachImage(p, func(img winsupport.Image, path *field.Path) {
+			if img.Platform != winsupport.PlatformWindows {
+				return
+			}
+			p.Report(rule.Finding{Path: rule.Path(path),
+				Message: fmt.Sprintf("image %q is Windows-only (%s) but the workload is bound to Linux (from %s); on a Linux node the pull fails: %s", img.Ref, img.Source, f.By, noPlatformMatch),
+				Hint:    "pin the workload to windows, or use a Linux image"})
+		})
+	},
+}
+
+// LinuxImageOnWindows: a Linux image cannot run on a Windows node.
+var LinuxImageOnWindows = &rule.Rule{
+	ID:       "linux-image-on-windows",
+	Title:    "Linux-only image in a Windows workload",
+	Severity: rule.Error,
+	Category: rule.Images,
+	Doc: rule.Doc{
+		What: "Reports containers whose image is published for Linux only (alpine, busybox, nginx, redis, node-exporter, the Linux CNI and kube-proxy images, ...) in a Windows-bound workload. Multi-platform manifest lists (pause, agnhost, the .NET aspnet, runtime and sdk images, CSI sidecars) are never reported.",
+		Why:  "Windows nodes run only Windows containers: the runtime finds no Windows variant of a Linux-only image, the pull fails with `no match for platform in manifest` and the pod stays in ImagePullBackOff. Sidecars copied from Linux manifests (busybox init containers, log shippers) are the usual culprits.",
+		Fix:  "Use a Windows or multi-platform image (mcr.microsoft.com/windows/nanoserver or servercore, a Windows build of the tool), or move the container to a Linux workload.",
+		Sources: []string{
+			"seed 003 (a Linux container can only run on Linux)",
+			"seed 000 (node-exporter and Fluentd are Linux only; use the Windows counterparts)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		f := p.Target
+		if !f.Is(target.Windows) {
+			return
+		}
+		eachImage(p, func(img winsupport.Image, path *field.Path) {
+			if img.Platform != winsupport.PlatformLinux {
+				return
+			}
+			p.Report(rule.Finding{Path: rule.Path(path),
+				Message: fmt.Sprintf("image %q is Linux-only (%s) but the workload is bound to Windows (from %s); on a Windows node the pull fails: %s", img.Ref, img.Source, f.By, noPlatformMatch),
+				Hint:    "use a Windows or multi-platform image"})
+		})
+	},
+}

@@ -1,5 +1,130 @@
 package rules
 
-import "github.com/winkube/winkube/internal/rule"
+import (
+	"fmt"
 
-var linuxOnlyRules = []*rule.Rule{}
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/target"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// Linux-only features on Windows-bound workloads. The fields the API
+// server itself forbids for Windows pods (privileged, capabilities,
+// runAsUser, seccomp, hostPID...) are windows-forbidden-field's; these
+// rules cover what the API server accepts and Windows then ignores or
+// fails on.
+var linuxOnlyRules = []*rule.Rule{
+	WindowsHostNetwork,
+	WindowsHostPort,
+	WindowsDNSHostNet,
+	WindowsMemoryEmptyDir,
+	WindowsHugepages,
+	WindowsSubPath,
+	WindowsMountPropagation,
+	WindowsVolumeDevices,
+	WindowsUnsupportedVolume,
+	WindowsLinuxPath,
+	WindowsLinuxShell,
+	WindowsSidecarUnsupported,
+}
+
+// windowsBound reports whether the rule applies: the workload is for
+// Windows, whichever signal says so.
+func windowsBound(p *rule.Pass) bool { return p.Target.Is(target.Windows) }
+
+// WindowsHostNetwork: host networking outside HostProcess.
+var WindowsHostNetwork = &rule.Rule{
+	ID:       "windows-host-network",
+	Title:    "Windows pod asks for host networking without HostProcess",
+	Severity: rule.Error,
+	Category: rule.LinuxOnly,
+	Doc: rule.Doc{
+		What: "Reports hostNetwork: true on a Windows workload that has no HostProcess containers, with what the selected Kubernetes release does with it: before 1.26 host networking is not available to Windows pods, in 1.26-1.32 it is alpha behind the WindowsHostNetwork feature gate (off by default), after 1.32 it is gone. HostProcess pods must set hostNetwork: true and are not reported.",
+		Why:  "The API server accepts the field, but a Windows pod that is not HostProcess still gets its own container network: hostNetwork: true changes nothing, so a server expecting to listen on the node's address is unreachable there, and clients of the node IP fail.",
+		Fix:  "Expose the pod through a Service (NodePort or LoadBalancer) and remove hostNetwork; for a node agent that really needs the host's network, make the pod a HostProcess pod (securityContext.windowsOptions.hostProcess: true with runAsUserName NT AUTHORITY\\SYSTEM).",
+		Sources: []string{
+			"seed 003 (hostNetwork: host networking is not possible on Windows; v1.26 to v1.32 alpha, no WindowsHostNetwork in v1.35)",
+			"seed 004 (V1.Pod.hostNetwork: no Windows OS support to share the host network)",
+			"seed 000 (No HostPort or HostNetwork; use a NodePort or LoadBalancer service)",
+			"KEP-3503 (kubernetes/enhancements#3507): hostNetwork=true on a Windows pod does not change anything unless it has HostProcess containers",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		s := p.Workload.Spec
+		if !windowsBound(p) || !s.HostNetwork || p.Target.HostProcess {
+			return
+		}
+		path := p.Workload.SpecPath.Child("hostNetwork")
+		// Not safe: the workload's exposure changes. A ClusterFirstWithHostNet
+		// dnsPolicy is windows-dns-host-net's to remove.
+		fix := &rule.Fix{Title: "remove hostNetwork", Edits: []rule.Edit{{Op: rule.Remove, Path: rule.Path(path)}}}
+		p.Report(rule.Finding{Path: rule.Path(path),
+			Message: "hostNetwork: true on a Windows pod without HostProcess containers: " + p.Model.HostNetworkState() + "; the pod gets a container network, not the node's",
+			Hint:    "expose it with a NodePort or LoadBalancer Service, or make it a HostProcess pod if it is a node agent",
+			Fix:     fix})
+	},
+}
+
+// WindowsHostPort: hostPort mappings on Windows.
+var WindowsHostPort = &rule.Rule{
+	ID:       "windows-host-port",
+	Title:    "Windows container maps a hostPort",
+	Severity: rule.Warning,
+	Category: rule.LinuxOnly,
+	Doc: rule.Doc{
+		What: "Reports containers[].ports[].hostPort on a Windows workload that does not use the host network (HostProcess pods do, and their hostPort is just the container port).",
+		Why:  "A hostPort is a port mapping the CNI plugin sets up on the node. The older guidance (seed 000) is that Windows nodes do not support hostPort at all; with containerd it works only when the Windows CNI plugin implements the portMappings capability through HNS (win-bridge and win-overlay do, Microsoft's SDN PortMapping sample uses it), and many configurations do not: the port is then not opened and clients of nodeIP:hostPort get no answer, while the scheduler still reserves the port, limiting the pod to one replica per node. It is a warning, not an error, because it depends on the CNI.",
+		Fix:  "Remove hostPort and expose the container through a Service of type NodePort or LoadBalancer.",
+		Sources: []string{
+			"seed 000 (No HostPort or HostNetwork: Windows nodes do not support hostPort or hostNetwork: true; use a NodePort or LoadBalancer service)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		s := p.Workload.Spec
+		if !windowsBound(p) || s.HostNetwork || p.Target.HostProcess {
+			return
+		}
+		winsupport.VisitContainers(s, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
+			for j, port := range c.Ports {
+				if port.HostPort == 0 {
+					continue
+				}
+				path := rule.Path(cp.Child("ports").Index(j).Child("hostPort"))
+				p.Report(rule.Finding{Path: path,
+					Message: fmt.Sprintf("hostPort %d on a Windows container: Windows nodes do not support hostPort unless the CNI plugin implements port mappings, so nodeIP:%d may not reach container port %d", port.HostPort, port.HostPort, port.ContainerPort),
+					Hint:    "remove hostPort and expose the port with a NodePort or LoadBalancer Service",
+					Fix:     &rule.Fix{Title: "remove hostPort", Edits: []rule.Edit{{Op: rule.Remove, Path: path}}}})
+			}
+		})
+	},
+}
+
+// WindowsDNSHostNet: a DNS policy that presumes host networking.
+var WindowsDNSHostNet = &rule.Rule{
+	ID:       "windows-dns-host-net",
+	Title:    "Windows pod uses dnsPolicy ClusterFirstWithHostNet",
+	Severity: rule.Warning,
+	Category: rule.LinuxOnly,
+	Doc: rule.Doc{
+		What: "Reports dnsPolicy: ClusterFirstWithHostNet on a Windows workload that is not HostProcess (with hostNetwork: true, windows-host-network reports the host networking itself).",
+		Why:  "ClusterFirstWithHostNet exists for pods on the host network, which Windows pods other than HostProcess do not get; the policy is not supported on Windows. Windows also resolves names differently: it has one DNS suffix (the pod's namespace) and treats any name with a dot as fully qualified.",
+		Fix:  "Remove dnsPolicy (the default, ClusterFirst, gives Windows pods cluster DNS); winkube fix does.",
+		Sources: []string{
+			"seed 003 (dnsPolicy: ClusterFirstWithHostNet is not supported on Windows because host networking is not provided)",
+			"seed 004 (DNS: ClusterFirstWithHostNet is not supported; one DNS suffix)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		s := p.Workload.Spec
+		if !windowsBound(p) || s.DNSPolicy != corev1.DNSClusterFirstWithHostNet || p.Target.HostProcess {
+			return
+		}
+		path := rule.Path(p.Workload.SpecPath.Child("dnsPolicy"))
+		p.Report(rule.Finding{Path: path,
+			Message: "dnsPolicy ClusterFirstWithHostNet is not supported on Windows: Windows pods never share the host network, so at best it acts as the default ClusterFirst; remove it",
+			Fix:     &rule.Fix{Title: "remove dnsPolicy", Safe: true, Edits: []rule.Edit{{Op: rule.Remove, Path: path}}}})
+	},
+}

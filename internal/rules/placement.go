@@ -11,6 +11,11 @@ import (
 var placementRules = []*rule.Rule{
 	MissingOSPin,
 	MissingWindowsToleration,
+	TolerationWithoutSelector,
+	ConflictingOSSignals,
+	MissingSpecOS,
+	MissingWindowsBuildPin,
+	LinuxDaemonSetUnpinned,
 }
 
 // MissingOSPin: a workload the scheduler may place on either OS.
@@ -20,7 +25,7 @@ var MissingOSPin = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Placement,
 	Doc: rule.Doc{
-		What:    "In a cluster with Linux and Windows nodes, reports workloads whose nodeSelector, required node affinity and RuntimeClass do not constrain kubernetes.io/os. A workload that is clearly Windows (spec.os.name, HostProcess, Windows images) is an error; any other is a warning.",
+		What:    "In a cluster with Linux and Windows nodes, reports workloads whose nodeSelector, required node affinity and RuntimeClass do not constrain kubernetes.io/os. A workload that is clearly Windows (spec.os.name, HostProcess, Windows images) is an error; any other is a warning. DaemonSets that are not Windows-bound are left to linux-daemonset-unpinned.",
 		Why:     "The scheduler does not read spec.os.name or image names: without a kubernetes.io/os constraint a Windows pod can be bound to a Linux node and fail to start, and a Linux pod can land on an untainted Windows node and crash-loop, wasting Windows capacity. Tolerations never pin a pod.",
 		Fix:     "Add nodeSelector kubernetes.io/os: linux or windows to the pod template (winkube fix does this when the OS is known).",
 		Sources: []string{"seed 000 (every pod in a hybrid cluster should have a nodeSelector for kubernetes.io/os)", "seed 003 (the scheduler does not use spec.os.name)"},
@@ -28,6 +33,9 @@ var MissingOSPin = &rule.Rule{
 	Workload: func(p *rule.Pass) {
 		if !p.Cluster.Hybrid() || p.Target.Pinned || len(p.Target.Schedulable) == 0 {
 			return
+		}
+		if isDaemonSet(p) && !p.Target.Is(target.Windows) {
+			return // linux-daemonset-unpinned says it better
 		}
 		sel := p.Workload.SpecPath.Child("nodeSelector")
 		switch p.Target.OS {

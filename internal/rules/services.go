@@ -1,5 +1,115 @@
 package rules
 
-import "github.com/winkube/winkube/internal/rule"
+import (
+	"fmt"
+	"sort"
+	"strings"
 
-var serviceRules = []*rule.Rule{}
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/target"
+)
+
+var serviceRules = []*rule.Rule{
+	WindowsServiceExternalTrafficLocal,
+	WindowsServiceSessionAffinity,
+	WindowsServiceSessionAffinityTimeout,
+	WindowsServiceIPv6SingleStack,
+	GMSAMissingCredentialSpecName,
+}
+
+// WindowsServiceExternalTrafficLocal: externalTrafficPolicy: Local in front
+// of Windows pods.
+var WindowsServiceExternalTrafficLocal = &rule.Rule{
+	ID:       "windows-service-external-traffic-local",
+	Title:    "Service with externalTrafficPolicy: Local selects Windows pods",
+	Severity: rule.Warning,
+	Category: rule.Networking,
+	Doc: rule.Doc{
+		What: "Reports Services with externalTrafficPolicy: Local whose selector matches the pod template labels of a Windows workload in the same namespace.",
+		Why:  "On Windows, kube-proxy implements the Local policy with Direct Server Return, which not every CNI configuration supports; where DSR is unavailable kube-proxy silently drops the policy, so the client IP is not preserved and traffic may take an extra hop. Older Windows releases did not support the Local policy at all.",
+		Fix:  "Use externalTrafficPolicy: Cluster for Services in front of Windows pods, or confirm that the Windows nodes' CNI and kube-proxy run with DSR enabled.",
+		Sources: []string{
+			"seed 002 (Windows kube-proxy does not support externalTrafficPolicy: Local with all CNI configurations)",
+			"seed 004 (Local Traffic Policy and DSR mode listed as unsupported)",
+			"k8s.io/kubernetes v1.36.3 pkg/proxy/winkernel/proxier.go newServiceInfo (the Local policy is DSR, turned off when DSR is unsupported)",
+		},
+	},
+	Corpus: func(p *rule.CorpusPass) {
+		for _, obj := range p.Services {
+			svc := svcOf(obj)
+			if svc == nil || svc.Spec.ExternalTrafficPolicy != corev1.ServiceExternalTrafficPolicyLocal {
+				continue
+			}
+			if ws := svcWindowsBackends(p, obj, svc); len(ws) > 0 {
+				p.Report(obj, rule.Finding{
+					Path:    "spec.externalTrafficPolicy",
+					Message: fmt.Sprintf("externalTrafficPolicy: Local selects Windows pods of %s; Windows kube-proxy honours it only with Direct Server Return, which not every CNI configuration supports", svcRefs(ws)),
+					Hint:    "use externalTrafficPolicy: Cluster, or make sure kube-proxy on the Windows nodes runs with DSR",
+				})
+			}
+		}
+	},
+}
+
+// svcOf returns the typed Service of obj, or nil.
+func svcOf(obj *manifest.Object) *corev1.Service {
+	svc, _ := obj.Typed.(*corev1.Service)
+	return svc
+}
+
+// svcWindowsBackends returns the Windows workloads whose pod template labels
+// the Service's selector matches, in the Service's namespace. A Service
+// without a selector has its endpoints managed by hand and matches none.
+func svcWindowsBackends(p *rule.CorpusPass, obj *manifest.Object, svc *corev1.Service) []rule.Summary {
+	if len(svc.Spec.Selector) == 0 {
+		return nil
+	}
+	ns := svcNamespace(obj.Namespace)
+	var out []rule.Summary
+	for _, w := range p.Workloads {
+		if w.OS == target.Windows && svcNamespace(w.Namespace) == ns && svcSelects(svc.Spec.Selector, w.Labels) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// svcNamespace is the namespace an object without one is created in.
+func svcNamespace(ns string) string {
+	if ns == "" {
+		return "default"
+	}
+	return ns
+}
+
+// svcSelects reports whether every key of the selector is in labels with the
+// same value, the way a Service selects its endpoints' pods.
+func svcSelects(sel, labels map[string]string) bool {
+	for k, v := range sel {
+		if l, ok := labels[k]; !ok || l != v {
+			return false
+		}
+	}
+	return true
+}
+
+// svcRefs names workloads for messages: "Deployment/iis", sorted, at most three.
+func svcRefs(ws []rule.Summary) string {
+	var names []string
+	for _, w := range ws {
+		names = append(names, w.Kind+"/"+w.Name)
+	}
+	sort.Strings(names)
+	if len(names) > 3 {
+		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return strings.Join(names, ", ")
+}
+
+func svcPath(names ...string) string {
+	return rule.Path(field.NewPath("spec", names...))
+}

@@ -50,3 +50,26 @@ func (Model) BuildByNumber(s string) (Build, bool) {
 // NodeSupported reports whether this Kubernetes release supports b as a
 // node OS.
 func (m Model) NodeSupported(b Build) bool { return b.Supports.Contains(m.V) }
+
+// LTSCFor returns the newest Long-Term Servicing Channel build this
+// Kubernetes release supports as a node OS, preferring one of the given
+// builds (the cluster's) when any of them qualifies: the build to suggest
+// in place of an end-of-life one.
+func (m Model) LTSCFor(prefer []string) (Build, bool) {
+	var best, bestPreferred Build
+	for _, b := range builds {
+		if b.Channel != LTSC || !m.NodeSupported(b) {
+			continue
+		}
+		best = b
+		for _, p := range prefer {
+			if pb, ok := m.BuildByNumber(p); ok && pb.Build == b.Build {
+				bestPreferred = b
+			}
+		}
+	}
+	if bestPreferred.Build != "" {
+		return bestPreferred, true
+	}
+	return best, best.Build != ""
+}

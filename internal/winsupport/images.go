@@ -51,14 +51,30 @@ var imageTable = []knownImage{
 	{"registry.k8s.io/pause", PlatformMulti, "seed 003: the pause image is multi-architecture including Windows"},
 	{"k8s.gcr.io/pause", PlatformMulti, "seed 003: the pause image is multi-architecture including Windows"},
 	{"registry.k8s.io/e2e-test-images/agnhost", PlatformMulti, "Kubernetes e2e images are built for Linux and Windows"},
+	{"registry.k8s.io/e2e-test-images/busybox", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/busybox/BASEIMAGE lists windows/amd64 1809, ltsc2022, ltsc2025"},
+	{"registry.k8s.io/e2e-test-images/nginx", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/nginx/BASEIMAGE lists windows/amd64"},
+	{"registry.k8s.io/e2e-test-images/kitten", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/kitten/BASEIMAGE lists windows/amd64"},
+	{"registry.k8s.io/e2e-test-images/nautilus", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/nautilus/BASEIMAGE lists windows/amd64"},
+	{"registry.k8s.io/e2e-test-images/nonroot", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/nonroot/BASEIMAGE lists windows/amd64"},
+	{"registry.k8s.io/e2e-test-images/resource-consumer", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/resource-consumer/BASEIMAGE lists windows/amd64"},
+	{"registry.k8s.io/e2e-test-images/sample-apiserver", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/sample-apiserver/BASEIMAGE lists windows/amd64"},
+	{"registry.k8s.io/e2e-test-images/glibc-dns-testing", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/glibc-dns-testing/BASEIMAGE lists windows/amd64"},
+	{"registry.k8s.io/e2e-test-images/pause", PlatformMulti, "seed 003: the pause image is multi-architecture including Windows"},
 	{"registry.k8s.io/sig-storage/csi-node-driver-registrar", PlatformMulti, "CSI sidecars are published for Linux and Windows"},
 	{"registry.k8s.io/sig-storage/livenessprobe", PlatformMulti, "CSI sidecars are published for Linux and Windows"},
 	{"mcr.microsoft.com/oss/kubernetes-csi/", PlatformMulti, "Azure CSI driver images are published for Linux and Windows"},
 	{"mcr.microsoft.com/oss/v2/kubernetes-csi/", PlatformMulti, "Azure CSI driver images are published for Linux and Windows"},
 	{"registry.k8s.io/csi-secrets-store/driver", PlatformMulti, "Secrets Store CSI driver is published for Linux and Windows"},
 	{"mcr.microsoft.com/oss/azure/secrets-store/provider-azure", PlatformMulti, "Azure Key Vault provider is published for Linux and Windows"},
+	{"mcr.microsoft.com/oss/v2/azure/secrets-store/provider-azure", PlatformMulti, "Azure Key Vault provider is published for Linux and Windows (Azure/secrets-store-csi-driver-provider-azure runs the same tag in its Linux and Windows installers)"},
 	{"ghcr.io/prometheus-community/windows-exporter", PlatformWindows, "windows_exporter runs on Windows only (seed 000)"},
+	{"docker.io/microsoft/windowsservercore", PlatformWindows, "Microsoft's retired Docker Hub base image, moved to mcr.microsoft.com/windows/servercore (seed 004 examples use it)"},
+	{"docker.io/microsoft/nanoserver", PlatformWindows, "Microsoft's retired Docker Hub base image, moved to mcr.microsoft.com/windows/nanoserver"},
+	{"docker.io/microsoft/iis", PlatformWindows, "Microsoft's retired Docker Hub IIS image, moved to mcr.microsoft.com/windows/servercore/iis"},
+	{"docker.io/microsoft/dotnet-framework", PlatformWindows, ".NET Framework images exist only for Windows; moved to mcr.microsoft.com/dotnet/framework"},
+	{"docker.io/microsoft/aspnet", PlatformWindows, "ASP.NET (Framework) images exist only for Windows; moved to mcr.microsoft.com/dotnet/framework/aspnet"},
 	{"docker.io/sigwindowstools/", PlatformWindows, "SIG Windows tools images (kube-proxy, flannel for Windows)"},
+	{"docker.io/sigwindowstools/hyperv-runtimeclass-mutating-webhook", PlatformLinux, "a kubebuilder webhook (/manager) that kubernetes-sigs/windows-testing helpers/hyper-v-mutating-webhook deploys pinned to Linux nodes"},
 	{"docker.io/calico/node-windows", PlatformWindows, "Calico for Windows"},
 	{"docker.io/calico/cni-windows", PlatformWindows, "Calico for Windows"},
 	{"docker.io/library/alpine", PlatformLinux, "seed 000: Alpine Linux"},
@@ -79,6 +95,8 @@ var imageTable = []knownImage{
 	{"quay.io/calico/node", PlatformLinux, "calico/node is Linux; Windows uses calico/node-windows"},
 	{"docker.io/calico/node", PlatformLinux, "calico/node is Linux; Windows uses calico/node-windows"},
 	{"docker.io/flannel/flannel", PlatformLinux, "flannel's Linux image; Windows uses sigwindowstools/flannel"},
+	{"ghcr.io/flannel-io/flannel", PlatformLinux, "flannel's Linux images (flannel, flannel-cni-plugin); Windows uses sigwindowstools/flannel (flannel-io/flannel kube-flannel.yml pins them to linux)"},
+	{"quay.io/coreos/flannel", PlatformLinux, "flannel's former Linux image; Windows uses sigwindowstools/flannel"},
 	{"registry.k8s.io/kube-proxy", PlatformLinux, "the kube-proxy image is Linux; Windows uses HostProcess images"},
 	{"registry.k8s.io/ingress-nginx/", PlatformLinux, "ingress-nginx is Linux only"},
 	{"registry.k8s.io/metrics-server/", PlatformLinux, "metrics-server images are Linux only"},
@@ -112,8 +130,33 @@ func (m Model) ParseImage(ref string) Image {
 		}
 	} else if winTag && img.Platform != PlatformWindows {
 		img.Platform, img.Source = PlatformWindows, "the tag names a Windows variant"
+	} else if img.Platform == PlatformMulti && linuxVariant(lower) {
+		img.Platform, img.Source = PlatformLinux, "the tag names a Linux variant of a multi-platform repository"
 	}
 	return img
+}
+
+// linuxVariantWords are tag words that select a Linux-only variant of a
+// multi-platform repository: dotnet/aspnet:8.0-alpine and
+// powershell:lts-debian-12 have no Windows image, dotnet/aspnet:8.0 does.
+// They are read only for repositories known to be multi-platform, since
+// some Windows test images reuse Linux tag names (nginx:1.15-alpine).
+// Source: the tag lists of mcr.microsoft.com/dotnet/* and
+// mcr.microsoft.com/powershell (Linux variants by distribution, Windows
+// variants by nanoserver/windowsservercore and build).
+var linuxVariantWords = map[string]bool{
+	"alpine": true, "debian": true, "bullseye": true, "bookworm": true, "trixie": true, "buster": true,
+	"ubuntu": true, "focal": true, "jammy": true, "noble": true, "chiseled": true, "distroless": true,
+	"mariner": true, "cbl": true, "azurelinux": true, "linux": true,
+}
+
+func linuxVariant(tag string) bool {
+	for _, w := range tagWordRE.FindAllString(tag, -1) {
+		if linuxVariantWords[strings.TrimRight(w, "0123456789")] {
+			return true
+		}
+	}
+	return false
 }
 
 // tagBuild finds the Windows build a tag implies. Bare SAC numbers ("1809")
@@ -186,4 +229,59 @@ func (Model) LinuxPath(p string) bool {
 // isolation in containerd.
 func (Model) HyperVHandler(handler string) bool {
 	return strings.Contains(strings.ToLower(handler), "hypervisor")
+}
+
+// tagExceptions are repositories that do not publish a build's first tag.
+var tagExceptions = []struct {
+	Prefix, Build, Tag, Source string
+}{
+	{"mcr.microsoft.com/windows/nanoserver", "10.0.17763", "1809", "Nano Server has no ltsc2019 tag; Windows Server 2019's is 1809 (seed 002: nanoserver:1809)"},
+}
+
+// movedRepos are Docker Hub repositories Microsoft retired when it moved
+// its Windows images to mcr.microsoft.com (2018); new tags exist only at
+// the new address.
+var movedRepos = []struct {
+	From, To, Source string
+}{
+	{"docker.io/microsoft/windowsservercore", "mcr.microsoft.com/windows/servercore", "Docker Hub microsoft/windowsservercore: deprecated, moved to mcr.microsoft.com/windows/servercore"},
+	{"docker.io/microsoft/nanoserver", "mcr.microsoft.com/windows/nanoserver", "Docker Hub microsoft/nanoserver: deprecated, moved to mcr.microsoft.com/windows/nanoserver"},
+	{"docker.io/microsoft/iis", "mcr.microsoft.com/windows/servercore/iis", "Docker Hub microsoft/iis: moved to mcr.microsoft.com/windows/servercore/iis"},
+}
+
+// Retag returns ref with the Windows build its tag names replaced by b's
+// tag ("nanoserver:1903" becomes "nanoserver:ltsc2022"), at the
+// repository's current address. It fails when the tag names no build by a
+// tag word (a full 10.0.x version, say) or the reference is pinned by
+// digest.
+func (m Model) Retag(ref string, b Build) (string, bool) {
+	ref = strings.TrimSpace(ref)
+	img := m.ParseImage(ref)
+	if img.Build == nil || img.Tag == "" || strings.Contains(ref, "@") || len(b.Tags) == 0 {
+		return "", false
+	}
+	repo := ref[:len(ref)-len(img.Tag)-1]
+	for _, mv := range movedRepos {
+		if img.Repo == mv.From {
+			repo = mv.To
+		}
+	}
+	tag := b.Tags[0]
+	for _, e := range tagExceptions {
+		if strings.HasPrefix(strings.ToLower(repo), e.Prefix) && e.Build == b.Build {
+			tag = e.Tag
+		}
+	}
+	lower := strings.ToLower(img.Tag)
+	for _, loc := range tagWordRE.FindAllStringIndex(lower, -1) {
+		w := lower[loc[0]:loc[1]]
+		for _, t := range img.Build.Tags {
+			for _, prefix := range []string{"", "windowsservercore", "nanoserver"} {
+				if w == prefix+t {
+					return repo + ":" + img.Tag[:loc[0]+len(prefix)] + tag + img.Tag[loc[1]:], true
+				}
+			}
+		}
+	}
+	return "", false
 }

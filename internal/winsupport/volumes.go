@@ -1,6 +1,10 @@
 package winsupport
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
 
 // Support grades how a volume type works on Windows nodes.
 type Support int
@@ -132,4 +136,50 @@ func volumeTypeName(s *corev1.VolumeSource) string {
 		return "image"
 	}
 	return "unknown"
+}
+
+// NodePath is a directory Windows nodes have at a Linux-style path: the
+// kubelet turns a rooted path without a drive into the same path on drive
+// C: (volumeutil.MakeAbsolutePath), and the node components use those
+// paths on Windows too.
+type NodePath struct {
+	Path   string // Linux-style, rooted
+	Note   string
+	Source string
+}
+
+var windowsNodePaths = []NodePath{
+	{"/var/lib/kubelet", "the kubelet's root directory (C:\\var\\lib\\kubelet): pods, plugins, device plugins", "k8s.io/kubernetes v1.36.3 cmd/kubelet/app/options/options.go (defaultRootDir, the same on Windows); the real corpus's Windows CSI node plugins"},
+	{"/var/log/pods", "pod logs (C:\\var\\log\\pods)", "seed 002 (On Windows: C:\\var\\log\\pods\\...); KubeletConfiguration podLogsDir default"},
+	{"/var/log/containers", "the kubelet's container log links (C:\\var\\log\\containers)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go (DefaultContainerLogsDir)"},
+	{"/opt/cni/bin", "CNI plugin binaries (C:\\opt\\cni\\bin)", "seed 002 (ls C:\\opt\\cni\\bin\\ when troubleshooting Windows networking)"},
+	{"/etc/cni/net.d", "CNI configuration (C:\\etc\\cni\\net.d)", "seed 002 (ls C:\\etc\\cni\\net.d\\)"},
+	{"/run/flannel", "flannel's subnet file (C:\\run\\flannel\\subnet.env)", "seed 004 (copy /run/flannel/subnet.env to C:\\run\\flannel\\subnet.env on the Windows node)"},
+}
+
+// WindowsNodePaths returns the table of Linux-style paths Windows nodes have.
+func (Model) WindowsNodePaths() []NodePath { return append([]NodePath(nil), windowsNodePaths...) }
+
+// WindowsNodePath reports whether the Linux-style path p names a
+// directory Windows nodes have on drive C:: one of the table's, one under
+// it, or one of its parents (/, /var, /etc: a DaemonSet mounting /etc to
+// reach /etc/cni/net.d gets C:\etc). It returns the row that matched.
+func (Model) WindowsNodePath(p string) (NodePath, bool) {
+	clean := strings.TrimRight(p, "/")
+	for _, n := range windowsNodePaths {
+		if clean == n.Path || strings.HasPrefix(clean, n.Path+"/") || strings.HasPrefix(n.Path, clean+"/") {
+			return n, true
+		}
+	}
+	return NodePath{}, false
+}
+
+// KubeletWindowsPath is where a Windows kubelet puts a rooted path without
+// a drive letter: on drive C:, as volumeutil.MakeAbsolutePath does
+// ("/var/data" becomes C:\var\data).
+func (Model) KubeletWindowsPath(p string) string {
+	if strings.Contains(p, ":") || !strings.HasPrefix(p, "/") {
+		return p
+	}
+	return `C:` + strings.ReplaceAll(p, "/", `\`)
 }

@@ -1,0 +1,101 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	nodev1 "k8s.io/api/node/v1"
+
+	"github.com/winkube/winkube/internal/rule"
+)
+
+// HyperVRuntimeClass: containerd can run Hyper-V isolated containers, but
+// Kubernetes does not support them.
+var HyperVRuntimeClass = &rule.Rule{
+	ID:       "hyperv-runtimeclass",
+	Title:    "RuntimeClass selects Hyper-V isolation",
+	Severity: rule.Info,
+	Category: rule.Images,
+	Kinds:    []string{"RuntimeClass"},
+	Doc: rule.Doc{
+		What: "Reports RuntimeClasses whose handler selects Hyper-V isolation in containerd (runhcs-wcow-hypervisor and other handlers naming the hypervisor).",
+		Why:  "containerd implements Hyper-V isolation, and with it images of older Windows builds run on newer hosts; but upstream Kubernetes does not support Windows containers with Hyper-V isolation, so its behaviour (resource accounting, networking, the build rules winkube applies) is outside what Kubernetes tests and documents.",
+		Fix:  "Prefer process isolation with images matching the node's build. Keep the Hyper-V RuntimeClass only where you need it and the node has the Hyper-V role; winkube then reports older images on newer hosts as info, not errors.",
+		Sources: []string{
+			"seed 003 (Kubernetes does not support Windows containers with Hyper-V isolation)",
+			"seeds 000 and 002 (runhcs-wcow-hypervisor; Hyper-V runs older images)",
+		},
+	},
+	Object: func(p *rule.Pass) {
+		rc, ok := p.Object.Typed.(*nodev1.RuntimeClass)
+		if !ok || !p.Model.HyperVHandler(rc.Handler) {
+			return
+		}
+		p.Report(rule.Finding{Path: "handler",
+			Message: fmt.Sprintf("handler %q selects Hyper-V isolation, which containerd implements but upstream Kubernetes does not support; pods of RuntimeClass %q can run images of older Windows builds on newer hosts", rc.Handler, rc.Name)})
+	},
+}
+
+// RuntimeClassIsolationMismatch: the name promises one isolation, the
+// handler delivers the other.
+var RuntimeClassIsolationMismatch = &rule.Rule{
+	ID:       "runtimeclass-isolation-mismatch",
+	Title:    "RuntimeClass name and handler disagree on isolation",
+	Severity: rule.Warning,
+	Category: rule.Images,
+	Kinds:    []string{"RuntimeClass"},
+	Doc: rule.Doc{
+		What: "Reports RuntimeClasses whose name says one Windows isolation mode (hyperv, hyper-v or isolated for Hyper-V; process for process isolation) while the handler selects the other (runhcs-wcow-hypervisor for Hyper-V, runhcs-wcow-process for process).",
+		Why:  "Workload authors choose a RuntimeClass by its name. A class named for Hyper-V that runs process-isolated containers breaks images of older builds (`the container operating system does not match the host operating system`) and gives none of the isolation the name promises; the reverse silently adds a VM per pod.",
+		Fix:  "Rename the RuntimeClass or change its handler so both say the same isolation.",
+		Sources: []string{
+			"seeds 000 and 002 (runhcs-wcow-hypervisor selects Hyper-V isolation; process isolation is the default)",
+		},
+	},
+	Object: func(p *rule.Pass) {
+		rc, ok := p.Object.Typed.(*nodev1.RuntimeClass)
+		if !ok {
+			return
+		}
+		named, handled := nameIsolation(rc.Name), handlerIsolation(p, rc.Handler)
+		if named == "" || handled == "" || named == handled {
+			return
+		}
+		p.Report(rule.Finding{Path: "handler",
+			Message: fmt.Sprintf("RuntimeClass %q is named for %s isolation but handler %q selects %s isolation", rc.Name, named, rc.Handler, handled),
+			Hint:    "rename the RuntimeClass or change its handler"})
+	},
+}
+
+const (
+	hyperVIsolation  = "Hyper-V"
+	processIsolation = "process"
+)
+
+// nameIsolation reads the isolation a RuntimeClass name promises, "" when
+// it says neither or both.
+func nameIsolation(name string) string {
+	n := strings.ToLower(name)
+	hv := strings.Contains(n, "hyperv") || strings.Contains(n, "hyper-v") || strings.Contains(n, "isolated")
+	proc := strings.Contains(n, "process")
+	switch {
+	case hv && !proc:
+		return hyperVIsolation
+	case proc && !(strings.Contains(n, "hyperv") || strings.Contains(n, "hyper-v")):
+		return processIsolation // "process-isolated" is process isolation
+	}
+	return ""
+}
+
+// handlerIsolation reads the isolation a containerd handler selects, ""
+// for handlers that are not the Windows runhcs ones.
+func handlerIsolation(p *rule.Pass, handler string) string {
+	h := strings.ToLower(handler)
+	switch {
+	case p.Model.HyperVHandler(h):
+		return hyperVIsolation
+	case strings.Contains(h, "process"):
+		return processIsolation
+	}
+	return ""
+}

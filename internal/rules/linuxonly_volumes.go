@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// WindowsMemoryEmptyDir: a RAM-backed emptyDir on Windows.
+var WindowsMemoryEmptyDir = &rule.Rule{
+	ID:       "windows-memory-emptydir",
+	Title:    "Windows pod asks for a memory-backed emptyDir",
+	Severity: rule.Error,
+	Category: rule.LinuxOnly,
+	Doc: rule.Doc{
+		What: "Reports volumes[].emptyDir.medium: Memory on a Windows workload.",
+		Why:  "Windows has no built-in RAM disk, so medium Memory is not supported. The Windows kubelet does not fail: its \"tmpfs\" mount just creates an ordinary directory on the node's disk, so data meant never to touch disk (keys, tokens, scratch secrets) is written to it, and the volume is as slow as the disk.",
+		Fix:  "Remove medium (winkube fix does; the volume is then honestly on disk), and keep secrets in Secret volumes or an external store.",
+		Sources: []string{
+			"seed 004 (emptyDir: Memory is not supported, as Windows does not have a built-in RAM disk)",
+			"seed 003 (emptyDir: you cannot set its volume source to memory)",
+			"k8s.io/mount-utils v0.36.3 mount_windows.go (a tmpfs mount is os.MkdirAll of the target)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		if !windowsBound(p) {
+			return
+		}
+		for i, v := range p.Workload.Spec.Volumes {
+			if v.EmptyDir == nil || v.EmptyDir.Medium != corev1.StorageMediumMemory {
+				continue
+			}
+			path := rule.Path(p.Workload.SpecPath.Child("volumes").Index(i).Child("emptyDir", "medium"))
+			p.Report(rule.Finding{Path: path,
+				Message: fmt.Sprintf("emptyDir %q has medium Memory, which Windows does not support (no RAM disk): the kubelet creates a plain directory on the node's disk instead", v.Name),
+				Fix:     &rule.Fix{Title: "remove emptyDir.medium", Safe: true, Edits: []rule.Edit{{Op: rule.Remove, Path: path}}}})
+		}
+	},
+}
+
+// WindowsUnsupportedVolume: volume sources Windows nodes cannot mount, and
+// hostPath volumes naming Linux paths.
+var WindowsUnsupportedVolume = &rule.Rule{
+	ID:       "windows-unsupported-volume",
+	Title:    "Windows pod uses a volume type or host path Windows does not support",
+	Severity: rule.Error,
+	Category: rule.LinuxOnly,
+	Doc: rule.Doc{
+		What: "Reports, on a Windows workload, volumes whose type the Windows support model marks unsupported (nfs, cephfs, glusterfs, rbd, cinder, fc, gitRepo, image and other Linux-only in-tree plugins) as errors, and hostPath volumes whose path is a Linux path as warnings. This rule owns hostPath paths; windows-linux-path covers mountPath. Linux-style paths that Windows nodes really have on drive C: (/var/lib/kubelet, /var/log/pods, /var/log/containers, /opt/cni/bin, /etc/cni/net.d, /run/flannel, what is under them and their parents up to /, the drive root) are not reported: the kubelet puts a rooted path without a drive on C:, and Windows node agents mount them on purpose.",
+		Why:  "Linux-only volume plugins have no Windows implementation: the volume never mounts and the pod stays in ContainerCreating. A hostPath such as /var/lib/docker/containers or /run/containerd/containerd.sock is read on Windows as the same path on drive C: (C:\\run\\containerd\\containerd.sock), which either does not exist or does not hold what Linux keeps there.",
+		Fix:  "Use a volume type Windows supports (SMB or a CSI driver with a Windows node plugin instead of NFS or CephFS), and Windows paths for hostPath (C:\\..., \\\\.\\pipe\\...).",
+		Sources: []string{
+			"seed 000 (Linux-specific volume types such as cephfs and glusterfs are unsupported; hostPath must use Windows paths like C:\\data)",
+			"seed 002 (storage on Windows: SMB rather than NFS, hostPath with Windows paths)",
+			"seed 004 (NFS based storage is not supported)",
+			"k8s.io/kubernetes v1.36.3 pkg/volume/util/util.go MakeAbsolutePath (a rooted path without a drive is put on C:)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		if !windowsBound(p) {
+			return
+		}
+		for i := range p.Workload.Spec.Volumes {
+			v := &p.Workload.Spec.Volumes[i]
+			vp := p.Workload.SpecPath.Child("volumes").Index(i)
+			row := p.Model.Volume(v)
+			switch {
+			case row.Windows == winsupport.Unsupported:
+				p.Report(rule.Finding{Path: rule.Path(vp.Child(row.Name)),
+					Message: fmt.Sprintf("%s volume %q is not supported on Windows (%s): it will not mount and the pod stays in ContainerCreating", row.Name, v.Name, row.Note)})
+			case v.HostPath != nil && p.Model.LinuxPath(v.HostPath.Path):
+				if _, ok := p.Model.WindowsNodePath(v.HostPath.Path); ok {
+					continue
+				}
+				p.Report(rule.Finding{Path: rule.Path(vp.Child("hostPath", "path")),
+					Message: fmt.Sprintf("hostPath %q is a Linux path: a Windows node reads it as %s, not the Linux directory it names; use a Windows path (C:\\...)", v.HostPath.Path, p.Model.KubeletWindowsPath(v.HostPath.Path)),
+				}.WithSeverity(rule.Warning))
+			}
+		}
+	},
+}

@@ -1,0 +1,113 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/target"
+)
+
+// TolerationWithoutSelector: a toleration lets pods onto Windows nodes but
+// does not send them there.
+var TolerationWithoutSelector = &rule.Rule{
+	ID:       "toleration-without-selector",
+	Title:    "Workload tolerates the Windows taint but is not pinned to Windows",
+	Severity: rule.Warning,
+	Category: rule.Placement,
+	Doc: rule.Doc{
+		What: "Reports workloads (DaemonSets excepted, see linux-daemonset-unpinned) that tolerate every NoSchedule and NoExecute taint of one of the cluster's tainted Windows pools while their nodeSelector, required node affinity and RuntimeClass admit both Linux and Windows nodes. A blanket toleration (operator: Exists with no key) counts: it tolerates the Windows taint like any other. Tolerations merged in from the RuntimeClass count too.",
+		Why:  "A toleration only permits; it never attracts. A workload that tolerates os=windows:NoSchedule but has no kubernetes.io/os selector is spread over Linux and Windows nodes, so some of its pods land on the wrong OS and fail to start: a Windows image on Linux, or a Linux image on Windows.",
+		Fix:  "Add nodeSelector kubernetes.io/os: windows next to the toleration (winkube fix does when the workload's OS is known), or remove the toleration from a Linux workload.",
+		Sources: []string{
+			"seed 000 (the dual constraint: nodeSelector plus toleration)",
+			"seed 003 (a Windows pod needs both the nodeSelector and the matching toleration)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		f := p.Target
+		if isDaemonSet(p) || !p.Cluster.Hybrid() || !schedulableOn(f, target.Linux) || !schedulableOn(f, target.Windows) {
+			return
+		}
+		reachable, _ := windowsPools(p)
+		for _, pool := range reachable {
+			taints := schedulingTaints(pool)
+			if len(taints) == 0 {
+				continue // an untainted pool needs no toleration; missing-os-pin covers it
+			}
+			i, _ := toleratingIndex(f.Tolerations, taints[0])
+			path := p.Workload.SpecPath.Child("tolerations").Index(i)
+			what := fmt.Sprintf("toleration tolerates taint %s of Windows pool %q", taintString(taints[0]), pool.Name)
+			if blanket(f.Tolerations[i]) {
+				what = fmt.Sprintf("toleration with operator Exists and no key tolerates every taint, %s of Windows pool %q included,", taintString(taints[0]), pool.Name)
+			}
+			if i >= len(p.Workload.Spec.Tolerations) {
+				path = p.Workload.SpecPath.Child("runtimeClassName")
+				what = fmt.Sprintf("RuntimeClass %q adds a toleration of taint %s of Windows pool %q", f.RuntimeClassName, taintString(taints[0]), pool.Name)
+			}
+			fd := rule.Finding{Path: rule.Path(path),
+				Message: what + " but nothing pins the workload to Windows: its pods can land on Linux or Windows nodes"}
+			switch f.OS {
+			case target.Windows, target.Linux:
+				fd.Hint = fmt.Sprintf("the workload is for %s (from %s): add nodeSelector kubernetes.io/os: %s", osWord(f.OS), f.By, f.OS)
+				fd.Fix = pinFix(p, string(f.OS))
+			default:
+				fd.Hint = "add nodeSelector kubernetes.io/os: windows, or drop the toleration if the workload is for Linux"
+			}
+			p.Report(fd)
+			return
+		}
+	},
+}
+
+// LinuxDaemonSetUnpinned: a DaemonSet places a pod on every node it may,
+// Windows nodes included.
+var LinuxDaemonSetUnpinned = &rule.Rule{
+	ID:       "linux-daemonset-unpinned",
+	Title:    "DaemonSet would run on Windows nodes",
+	Severity: rule.Error,
+	Category: rule.Placement,
+	Doc: rule.Doc{
+		What: "Reports DaemonSets that are not Windows-bound and whose nodeSelector, required node affinity and RuntimeClass do not keep them off Windows nodes. It is an error when a Windows pool is untainted or the DaemonSet tolerates all of its taints (blanket operator: Exists tolerations are common in CNI and log agents); a warning when only the Windows taint keeps it off. The message names the Windows pools.",
+		Why:  "The DaemonSet controller creates one pod for every node the pod fits, with no regard to the OS. Node exporters, log shippers and CNI agents are Linux programs: on a Windows node their pods fail to pull or crash-loop, forever, and hold the node's pod slots. The taint is a safety net that a blanket toleration removes and that not every cluster has.",
+		Fix:  "Add nodeSelector kubernetes.io/os: linux to the pod template (winkube fix does). Run the Windows build of the agent, if there is one, as a separate DaemonSet pinned to windows.",
+		Sources: []string{
+			"seed 000 (node-exporter and Fluentd DaemonSets work on Linux only; every pod in a hybrid cluster should have a kubernetes.io/os nodeSelector)",
+			"seed 003 (tainting Windows nodes keeps existing Linux pods off them)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		f := p.Target
+		if !isDaemonSet(p) || f.Is(target.Windows) || !schedulableOn(f, target.Windows) {
+			return
+		}
+		reachable, tainted := windowsPools(p)
+		who := "DaemonSet"
+		if f.Is(target.Linux) {
+			who = fmt.Sprintf("Linux DaemonSet (from %s)", f.By)
+		}
+		fd := rule.Finding{Path: rule.Path(p.Workload.SpecPath.Child("nodeSelector")), Fix: pinFix(p, "linux")}
+		switch {
+		case len(reachable) > 0:
+			fd.Message = fmt.Sprintf("%s is not pinned to Linux and will run a pod on every node of Windows %s %s, where Linux containers cannot start",
+				who, plural(len(reachable), "pool", "pools"), poolList(reachable, openReason))
+		case len(tainted) > 0:
+			fd.Message = fmt.Sprintf("%s is not pinned to Linux; only taints keep it off Windows %s %s",
+				who, plural(len(tainted), "pool", "pools"), poolList(tainted, func(pool cluster.Pool) string {
+					return taintString(untolerated(pool, f.Tolerations)[0])
+				}))
+			fd = fd.WithSeverity(rule.Warning)
+		default:
+			return
+		}
+		p.Report(fd)
+	},
+}
+
+// openReason says why a Windows pool admits the DaemonSet.
+func openReason(pool cluster.Pool) string {
+	if len(schedulingTaints(pool)) == 0 {
+		return "untainted"
+	}
+	return "its tolerations cover the pool's taints"
+}

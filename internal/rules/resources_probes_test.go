@@ -1,0 +1,105 @@
+package rules
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// ruleFindings runs one rule over a manifest on the reference cluster.
+func ruleFindings(t *testing.T, r *rule.Rule, doc string) []rule.Finding {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.yaml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins, errs := manifest.Inputs([]string{path}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: []*rule.Rule{LoadError, r}, Model: winsupport.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings
+}
+
+func TestStartupProbeFix(t *testing.T) {
+	t.Parallel()
+	fs := ruleFindings(t, WindowsMissingStartupProbe, `apiVersion: v1
+kind: Pod
+metadata: {name: iis}
+spec:
+  os: {name: windows}
+  containers:
+  - name: web
+    image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022
+    livenessProbe:
+      httpGet: {path: /healthz, port: 80, httpHeaders: [{name: Host, value: shop}]}
+      initialDelaySeconds: 5
+      timeoutSeconds: 3
+  - name: named
+    image: mcr.microsoft.com/windows/servercore:ltsc2022
+    livenessProbe:
+      tcpSocket: {port: http}
+`)
+	want := []*rule.Fix{
+		{Title: "add a startup probe to container web", Safe: true, Edits: []rule.Edit{{Op: rule.Set, Path: "spec.containers[0].startupProbe", Value: map[string]any{
+			"httpGet":          map[string]any{"path": "/healthz", "port": int64(80), "httpHeaders": []any{map[string]any{"name": "Host", "value": "shop"}}},
+			"timeoutSeconds":   int64(3),
+			"periodSeconds":    int64(10),
+			"failureThreshold": int64(30),
+		}}}},
+		{Title: "add a startup probe to container named", Safe: true, Edits: []rule.Edit{{Op: rule.Set, Path: "spec.containers[1].startupProbe", Value: map[string]any{
+			"tcpSocket":        map[string]any{"port": "http"},
+			"periodSeconds":    int64(10),
+			"failureThreshold": int64(30),
+		}}}},
+	}
+	var got []*rule.Fix
+	for _, f := range fs {
+		got = append(got, f.Fix)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fixes (-want +got):\n%s", diff)
+	}
+}
+
+func TestMissingResources(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		yaml string
+		want []string
+	}{
+		{`{}`, []string{"requests.cpu", "limits.cpu", "requests.memory", "limits.memory"}},
+		{`{limits: {cpu: "1", memory: 1Gi}}`, nil},
+		{`{requests: {cpu: "1", memory: 1Gi}}`, []string{"limits.cpu", "limits.memory"}},
+		{`{requests: {memory: 1Gi}, limits: {cpu: "1"}}`, []string{"limits.memory"}},
+		{`{requests: {cpu: 100m}, limits: {memory: 1Gi}}`, []string{"limits.cpu"}},
+	}
+	for _, c := range cases {
+		fs := ruleFindings(t, WindowsMissingResources, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  os: {name: windows}\n  containers:\n  - name: c\n    image: x\n    resources: "+c.yaml+"\n")
+		var got []string
+		for _, f := range fs {
+			if f.Rule != WindowsMissingResources.ID {
+				t.Fatalf("resources %s: %s", c.yaml, f.Message)
+			}
+			got = append(got, f.Message)
+		}
+		var want []string
+		if c.want != nil {
+			want = []string{`container "c" has no ` + resourceList(c.want) + "; Windows has no swap and no OOM killer to protect the node"}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("resources %s (-want +got):\n%s", c.yaml, diff)
+		}
+	}
+}

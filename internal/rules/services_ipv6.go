@@ -1,0 +1,64 @@
+package rules
+
+import (
+	"fmt"
+	"net/netip"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/rule"
+)
+
+// WindowsServiceIPv6SingleStack: an IPv6-only Service in front of Windows
+// pods.
+var WindowsServiceIPv6SingleStack = &rule.Rule{
+	ID:       "windows-service-ipv6-single-stack",
+	Title:    "IPv6 single-stack Service selects Windows pods",
+	Severity: rule.Error,
+	Category: rule.Networking,
+	Doc: rule.Doc{
+		What: "Reports Services that are IPv6 single-stack (ipFamilies: [IPv6] with ipFamilyPolicy SingleStack or unset, or, without ipFamilies, an IPv6 clusterIP) and whose selector matches a Windows workload in the same namespace.",
+		Why:  "Kubernetes on Windows does not support single-stack IPv6-only networking; only dual-stack IPv4/IPv6 pods and nodes are supported, and only in some network modes. Windows pods behind an IPv6-only Service get no traffic through it.",
+		Fix:  "Serve Windows pods through an IPv4 Service, or make the Service dual-stack (ipFamilyPolicy: PreferDualStack or RequireDualStack) on a dual-stack cluster.",
+		Sources: []string{
+			"seed 004 (Kubernetes on Windows does not support single-stack \"IPv6-only\" networking)",
+			"seed 002 (IPv6 dual-stack: partial on Windows, overlay mode only)",
+		},
+	},
+	Corpus: func(p *rule.CorpusPass) {
+		for _, obj := range p.Services {
+			svc := svcOf(obj)
+			if svc == nil {
+				continue
+			}
+			path, ok := ipv6Only(svc)
+			if !ok {
+				continue
+			}
+			if ws := svcWindowsBackends(p, obj, svc); len(ws) > 0 {
+				p.Report(obj, rule.Finding{
+					Path:    path,
+					Message: fmt.Sprintf("Service is IPv6 single-stack and selects Windows pods of %s; Kubernetes on Windows does not support IPv6-only networking", svcRefs(ws)),
+					Hint:    "use an IPv4 Service, or ipFamilyPolicy: PreferDualStack on a dual-stack cluster",
+				})
+			}
+		}
+	},
+}
+
+// ipv6Only reports whether the Service is IPv6 single-stack and the field
+// that makes it so. The API server derives the family from clusterIP when
+// ipFamilies is empty; a dual-stack policy asks for both families.
+func ipv6Only(svc *corev1.Service) (string, bool) {
+	s := svc.Spec
+	if s.IPFamilyPolicy != nil && *s.IPFamilyPolicy != corev1.IPFamilyPolicySingleStack {
+		return "", false
+	}
+	if len(s.IPFamilies) > 0 {
+		return svcPath("ipFamilies"), len(s.IPFamilies) == 1 && s.IPFamilies[0] == corev1.IPv6Protocol
+	}
+	if a, err := netip.ParseAddr(s.ClusterIP); err == nil && a.Is6() && !a.Is4In6() {
+		return svcPath("clusterIP"), true
+	}
+	return "", false
+}
