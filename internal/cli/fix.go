@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -103,63 +104,113 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 		}
 		return usageError{errors.Join(errs...)}
 	}
-	res, err := engine.Run(cmd.Context(), ins, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers})
-	if err != nil {
-		return err
-	}
 	policy := fix.Policy{Unsafe: o.unsafe, Rules: map[string]bool{}}
 	for _, id := range o.rules {
 		policy.Rules[id] = true
 	}
-	byFile, skipped := fix.Plan(res.Findings, policy)
-	files, changed, failed := o.applyAll(ins, byFile, stdin)
+	before, err := o.readAll(ins, stdin)
+	if err != nil {
+		return err
+	}
+	after, notes, failures, skipped, err := o.converge(cmd.Context(), ins, before, policy)
+	if err != nil {
+		return err
+	}
+	changedFiles, changed := 0, 0
+	for _, in := range ins {
+		if !bytes.Equal(before[in.Name], after[in.Name]) {
+			changedFiles++
+		}
+		changed += len(notes[in.Name])
+		for _, f := range failures[in.Name] {
+			fmt.Fprintf(o.streams.Err, "error: %s: %s\n", in.Name, f)
+		}
+		o.emit(in.Name, before[in.Name], after[in.Name], notes[in.Name])
+	}
 	if !o.quiet {
-		fmt.Fprintf(o.streams.Err, "%d fixes applied to %d of %d files", changed, files, len(ins))
+		fmt.Fprintf(o.streams.Err, "%d fixes applied to %d of %d files", changed, changedFiles, len(ins))
 		if len(skipped) > 0 {
 			fmt.Fprintf(o.streams.Err, "; %d unsafe fixes not applied (use --unsafe or --rule ID): %s", len(skipped), ruleList(skipped))
 		}
 		fmt.Fprintln(o.streams.Err)
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d fixes could not be applied (see above)", failed)
+	if n := countAll(failures); n > 0 {
+		return fmt.Errorf("%d fixes could not be applied (see above)", n)
 	}
 	return nil
 }
 
-// applyAll fixes each input in input order; it returns how many files
-// changed, how many edits changed something and how many failed.
-func (o *fixOptions) applyAll(ins []manifest.Input, byFile map[string][]fix.Edit, stdin []byte) (files, changed, failed int) {
-	for _, in := range ins {
-		var before []byte
-		if in.Name == "<stdin>" {
-			before = stdin
-		} else {
-			b, err := os.ReadFile(in.Name)
-			if err != nil {
-				fmt.Fprintf(o.streams.Err, "error: %s: %v\n", in.Name, err)
-				failed++
-				continue
-			}
-			before = b
-		}
-		after, applied := fix.Apply(before, byFile[in.Name])
-		var notes []string
-		for _, a := range applied {
-			switch {
-			case a.Err != nil:
-				failed++
-				fmt.Fprintf(o.streams.Err, "error: %s: %s\n", in.Name, fix.Describe(a))
-			case a.Changed:
-				changed++
-				notes = append(notes, fix.Describe(a))
-			}
-		}
-		if !bytes.Equal(before, after) {
-			files++
-		}
-		o.emit(in.Name, before, after, notes)
+// maxPasses bounds how often fix re-checks its own output. A fix can
+// enable another (pinning a workload to Windows makes the Windows
+// toleration due), so fix runs until nothing changes.
+const maxPasses = 5
+
+// converge lints and fixes the texts until a pass changes nothing.
+func (o *fixOptions) converge(ctx context.Context, ins []manifest.Input, before map[string][]byte, policy fix.Policy) (after map[string][]byte, notes, failures map[string][]string, skipped []rule.Finding, err error) {
+	after = make(map[string][]byte, len(before))
+	for k, v := range before {
+		after[k] = v
 	}
-	return files, changed, failed
+	notes, failures = map[string][]string{}, map[string][]string{}
+	seenFail := map[string]bool{}
+	for pass := 0; pass < maxPasses; pass++ {
+		cur := make([]manifest.Input, len(ins))
+		for i, in := range ins {
+			cur[i] = manifest.BytesInput(in.Name, after[in.Name])
+		}
+		res, err := engine.Run(ctx, cur, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers})
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		byFile, sk := fix.Plan(res.Findings, policy)
+		skipped = sk
+		progress := false
+		for _, in := range ins {
+			next, applied := fix.Apply(after[in.Name], byFile[in.Name])
+			for _, a := range applied {
+				d := fix.Describe(a)
+				switch {
+				case a.Err != nil && !seenFail[in.Name+d]:
+					seenFail[in.Name+d] = true
+					failures[in.Name] = append(failures[in.Name], d)
+				case a.Changed:
+					notes[in.Name] = append(notes[in.Name], d)
+				}
+			}
+			if !bytes.Equal(next, after[in.Name]) {
+				after[in.Name], progress = next, true
+			}
+		}
+		if !progress {
+			break
+		}
+	}
+	return after, notes, failures, skipped, nil
+}
+
+// readAll reads every input once.
+func (o *fixOptions) readAll(ins []manifest.Input, stdin []byte) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(ins))
+	for _, in := range ins {
+		if in.Name == "<stdin>" {
+			out[in.Name] = stdin
+			continue
+		}
+		b, err := os.ReadFile(in.Name)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", in.Name, err)
+		}
+		out[in.Name] = b
+	}
+	return out, nil
+}
+
+func countAll(m map[string][]string) int {
+	n := 0
+	for _, v := range m {
+		n += len(v)
+	}
+	return n
 }
 
 func (o *fixOptions) emit(name string, before, after []byte, notes []string) {

@@ -19,21 +19,22 @@ import (
 )
 
 type lintOptions struct {
-	formats    []string
-	outputs    []string
-	failOn     string
-	configPath string
-	k8sVersion string
-	color      string
-	quiet      bool
-	workers    int
-	streams    Streams
-	failLevel  rule.Severity
-	failNever  bool
-	model      winsupport.Model
-	cfg        *config.Config
-	cluster    *cluster.Cluster
-	enabled    []*rule.Rule
+	formats     []string
+	outputs     []string
+	failOn      string
+	configPath  string
+	clusterPath string
+	k8sVersion  string
+	color       string
+	quiet       bool
+	workers     int
+	streams     Streams
+	failLevel   rule.Severity
+	failNever   bool
+	model       winsupport.Model
+	cfg         *config.Config
+	cluster     *cluster.Cluster
+	enabled     []*rule.Rule
 }
 
 func newLintCommand(s Streams) *cobra.Command {
@@ -69,6 +70,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 	f.StringArrayVar(&o.outputs, "output", nil, "file for the matching --format, - for stdout (repeatable; default stdout)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
 	f.StringVar(&o.configPath, "config", "", "config file (default ./"+config.FileName+" when present)")
+	f.StringVar(&o.clusterPath, "cluster", "", "cluster file to check placement against: a winkube Cluster, or kubectl get nodes -o yaml (default: the config's cluster, else the built-in reference cluster)")
 	f.StringVar(&o.k8sVersion, "kubernetes-version", "", fmt.Sprintf("Kubernetes version to check against (%s to %s; default %s)", winsupport.Oldest, winsupport.Newest, winsupport.Newest))
 	f.StringVar(&o.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no status on stderr")
@@ -128,6 +130,13 @@ func (o *lintOptions) validate() error {
 	o.cluster = cluster.Reference()
 	if o.cfg != nil && o.cfg.Cluster != nil {
 		o.cluster = o.cfg.Cluster
+	}
+	if o.clusterPath != "" {
+		c, err := cluster.Load(o.clusterPath)
+		if err != nil {
+			return usageError{err}
+		}
+		o.cluster = c
 	}
 	o.enabled = o.cfg.Apply(suite)
 	return nil

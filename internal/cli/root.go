@@ -87,6 +87,7 @@ same rules at admission.`,
 		newLintCommand(s),
 		newRulesCommand(s),
 		newFixCommand(s),
+		newSimulateCommand(s),
 	)
 	return root
 }

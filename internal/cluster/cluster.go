@@ -20,6 +20,12 @@ type Cluster struct {
 	Name              string `json:"name,omitempty"`
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
 	Pools             []Pool `json:"pools"`
+
+	// Observed holds the exact nodes when the cluster was read from Node
+	// objects (kubectl get nodes -o yaml); Pools are then derived from
+	// them. ObservedPools maps each node name to its derived pool.
+	Observed      []*corev1.Node    `json:"-"`
+	ObservedPools map[string]string `json:"-"`
 }
 
 // Pool is a group of identical nodes.
@@ -38,7 +44,13 @@ type Pool struct {
 	// allocatable is capacity minus Reserved. Empty means the defaults
 	// for the OS (see DefaultReserved).
 	Reserved corev1.ResourceList `json:"reserved,omitempty"`
-	Zones    []string            `json:"zones,omitempty"`
+	// Zones are spread round-robin over the pool's nodes as
+	// topology.kubernetes.io/zone.
+	Zones []string `json:"zones,omitempty"`
+	// EphemeralStorage is a node's disk (100Gi when empty); Extended lists
+	// extended resources of a node, e.g. nvidia.com/gpu: 1.
+	EphemeralStorage resource.Quantity   `json:"ephemeralStorage,omitempty"`
+	Extended         corev1.ResourceList `json:"extended,omitempty"`
 }
 
 // WindowsTaint is the taint the seeds recommend for every Windows node.

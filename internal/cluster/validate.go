@@ -6,50 +6,109 @@ import (
 	"regexp"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 var buildRE = regexp.MustCompile(`^10\.0\.\d{5}$`)
 
+// fieldErr is one problem with the field at path (API-style, from the
+// cluster's root), so a file loader can name the line.
+type fieldErr struct{ path, msg string }
+
+func (e fieldErr) Error() string { return e.path + ": " + e.msg }
+
 // Validate reports every problem with the cluster at once.
 func (c *Cluster) Validate() error {
 	var errs []error
+	for _, e := range c.problems() {
+		errs = append(errs, e)
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Cluster) problems() []fieldErr {
+	var errs []fieldErr
+	add := func(path, format string, args ...any) {
+		errs = append(errs, fieldErr{path, fmt.Sprintf(format, args...)})
+	}
 	if len(c.Pools) == 0 {
-		errs = append(errs, errors.New("pools: at least one pool is required"))
+		add("pools", "at least one pool is required")
 	}
 	names := map[string]bool{}
-	for i, p := range c.Pools {
+	for i := range c.Pools {
+		p := &c.Pools[i]
 		at := fmt.Sprintf("pools[%d]", i)
-		if p.Name == "" {
-			errs = append(errs, fmt.Errorf("%s.name: required", at))
-		} else if names[p.Name] {
-			errs = append(errs, fmt.Errorf("%s.name: duplicate pool name %q", at, p.Name))
+		switch {
+		case p.Name == "":
+			add(at+".name", "required")
+		case names[p.Name]:
+			add(at+".name", "duplicate pool name %q", p.Name)
+		default:
+			for _, msg := range validation.IsDNS1123Label(p.Name) {
+				add(at+".name", "%q is not usable in node names: %s", p.Name, msg)
+			}
 		}
 		names[p.Name] = true
 		if p.Count < 0 {
-			errs = append(errs, fmt.Errorf("%s.count: must not be negative", at))
+			add(at+".count", "must not be negative")
 		}
 		switch p.OS {
 		case "linux":
 			if p.WindowsBuild != "" {
-				errs = append(errs, fmt.Errorf("%s.windowsBuild: only Windows pools have a build", at))
+				add(at+".windowsBuild", "only Windows pools have a build")
 			}
 		case "windows":
 			if p.WindowsBuild != "" && !buildRE.MatchString(p.WindowsBuild) {
-				errs = append(errs, fmt.Errorf("%s.windowsBuild: %q is not a build like 10.0.20348", at, p.WindowsBuild))
+				add(at+".windowsBuild", "%q is not a build like 10.0.20348", p.WindowsBuild)
 			}
 		default:
-			errs = append(errs, fmt.Errorf("%s.os: must be linux or windows, got %q", at, p.OS))
+			add(at+".os", "must be linux or windows, got %q", p.OS)
 		}
+		errs = append(errs, p.resourceProblems(at)...)
 		for j, t := range p.Taints {
 			switch t.Effect {
 			case corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
 			default:
-				errs = append(errs, fmt.Errorf("%s.taints[%d].effect: must be NoSchedule, PreferNoSchedule or NoExecute, got %q", at, j, t.Effect))
+				add(fmt.Sprintf("%s.taints[%d].effect", at, j), "must be NoSchedule, PreferNoSchedule or NoExecute, got %q", t.Effect)
 			}
 			if t.Key == "" {
-				errs = append(errs, fmt.Errorf("%s.taints[%d].key: required", at, j))
+				add(fmt.Sprintf("%s.taints[%d].key", at, j), "required")
+			}
+		}
+		for j, z := range p.Zones {
+			if z == "" {
+				add(fmt.Sprintf("%s.zones[%d]", at, j), "must not be empty")
 			}
 		}
 	}
-	return errors.Join(errs...)
+	return errs
+}
+
+// resourceProblems checks the instance size and what is reserved from it.
+func (p *Pool) resourceProblems(at string) []fieldErr {
+	var errs []fieldErr
+	if p.Count > 0 && p.CPU.Sign() <= 0 {
+		errs = append(errs, fieldErr{at + ".cpu", "required: the CPUs of one node, e.g. \"4\""})
+	}
+	if p.Count > 0 && p.Memory.Sign() <= 0 {
+		errs = append(errs, fieldErr{at + ".memory", "required: the memory of one node, e.g. 16Gi"})
+	}
+	if p.MaxPods < 0 {
+		errs = append(errs, fieldErr{at + ".maxPods", "must not be negative"})
+	}
+	capacity := p.Capacity()
+	for _, name := range sortedNames(p.Reserved) {
+		q := p.Reserved[name]
+		c, ok := capacity[name]
+		switch {
+		case q.Sign() < 0:
+			errs = append(errs, fieldErr{fmt.Sprintf("%s.reserved[%s]", at, name), "must not be negative"})
+		case !ok:
+			errs = append(errs, fieldErr{fmt.Sprintf("%s.reserved[%s]", at, name), "the node has no such resource"})
+		case p.Count > 0 && q.Cmp(c) >= 0:
+			errs = append(errs, fieldErr{fmt.Sprintf("%s.reserved[%s]", at, name),
+				fmt.Sprintf("%s reserves all of the node's %s", q.String(), c.String())})
+		}
+	}
+	return errs
 }

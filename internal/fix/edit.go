@@ -91,7 +91,7 @@ func (t *text) set(n *yaml.Node, segs []segment, value any) error {
 		if n.Kind == yaml.AliasNode {
 			return errors.New("cannot edit through a YAML alias")
 		}
-		if idx, ok := s.index(); ok && n.Kind == yaml.SequenceNode {
+		if idx, ok := s.Index(); ok && n.Kind == yaml.SequenceNode {
 			if idx >= len(n.Content) {
 				return fmt.Errorf("list index %d out of range", idx)
 			}
@@ -99,9 +99,9 @@ func (t *text) set(n *yaml.Node, segs []segment, value any) error {
 			continue
 		}
 		if n.Kind != yaml.MappingNode {
-			return fmt.Errorf("%s is not a mapping", s.name)
+			return fmt.Errorf("%s is not a mapping", s.Name)
 		}
-		k, v := mapEntry(n, s.name)
+		k, v := mapEntry(n, s.Name)
 		if k == nil {
 			return t.addEntries(n, names(segs[i:]), value)
 		}
@@ -116,7 +116,7 @@ func (t *text) set(n *yaml.Node, segs []segment, value any) error {
 func names(segs []segment) []string {
 	out := make([]string, len(segs))
 	for i, s := range segs {
-		out[i] = s.name
+		out[i] = s.Name
 	}
 	return out
 }
@@ -186,20 +186,45 @@ func (t *text) fillEmpty(k, v *yaml.Node, keys []string, value any) error {
 	return nil
 }
 
-// flowInsert adds an entry before the closing bracket of a one-line flow
-// collection.
+// flowInsert adds an entry before the closing bracket of a flow
+// collection. In a collection written one entry per line the entry gets a
+// line of its own, with the entries' indentation and comma style.
 func (t *text) flowInsert(n *yaml.Node, entry string) error {
-	line := t.lines[n.Line-1]
-	end, err := closing(line, n.Column-1)
+	cl, cc, err := t.closingPos(n.Line-1, n.Column-1)
 	if err != nil {
 		return err
 	}
-	sep := ", "
-	if len(n.Content) == 0 {
-		sep = ""
+	line := t.lines[cl]
+	if cl == n.Line-1 || strings.TrimSpace(line[:cc]) != "" {
+		sep := ", "
+		inner := strings.TrimRight(line[:cc], " ")
+		if len(n.Content) == 0 || strings.HasSuffix(inner, ",") {
+			sep = " "
+		}
+		if len(n.Content) == 0 {
+			sep = ""
+		}
+		t.lines[cl] = inner + sep + entry + line[cc:]
+		return nil
 	}
-	inner := strings.TrimRight(line[:end], " ")
-	t.lines[n.Line-1] = inner + sep + entry + line[end:]
+	// Multi-line: the closing bracket starts its line.
+	prev := cl - 1
+	for prev > n.Line-1 && strings.TrimSpace(t.lines[prev]) == "" {
+		prev--
+	}
+	trailing := strings.HasSuffix(strings.TrimSpace(t.lines[prev]), ",")
+	if len(n.Content) > 0 && !trailing {
+		t.lines[prev] += ","
+	}
+	indent := indentOf(line) + t.step
+	if len(n.Content) > 0 {
+		indent = n.Content[0].Column - 1
+	}
+	suffix := ""
+	if trailing {
+		suffix = ","
+	}
+	t.insert(cl-1, []string{strings.Repeat(" ", indent) + entry + suffix})
 	return nil
 }
 
@@ -216,7 +241,7 @@ func (t *text) append(root *yaml.Node, segs []segment, value any) error {
 		return t.fillList(k, []any{value})
 	}
 	if list.Kind != yaml.SequenceNode {
-		return fmt.Errorf("%s is not a list", segs[len(segs)-1].name)
+		return fmt.Errorf("%s is not a list", segs[len(segs)-1].Name)
 	}
 	_ = parent
 	for _, e := range list.Content {
@@ -260,7 +285,7 @@ func (t *text) locate(root *yaml.Node, segs []segment) (parent, k, v *yaml.Node,
 		if n.Kind == yaml.AliasNode {
 			return nil, nil, nil, errors.New("cannot edit through a YAML alias")
 		}
-		if idx, ok := s.index(); ok && n.Kind == yaml.SequenceNode {
+		if idx, ok := s.Index(); ok && n.Kind == yaml.SequenceNode {
 			if idx >= len(n.Content) {
 				return nil, nil, nil, nil
 			}
@@ -270,7 +295,7 @@ func (t *text) locate(root *yaml.Node, segs []segment) (parent, k, v *yaml.Node,
 		if n.Kind != yaml.MappingNode {
 			return nil, nil, nil, nil
 		}
-		kk, vv := mapEntry(n, s.name)
+		kk, vv := mapEntry(n, s.Name)
 		if kk == nil {
 			return nil, nil, nil, nil
 		}

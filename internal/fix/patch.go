@@ -40,22 +40,22 @@ func patchOne(obj map[string]any, e rule.Edit) (*PatchOp, error) {
 		last := i == len(segs)-1
 		switch c := cur.(type) {
 		case map[string]any:
-			next, ok := c[s.name]
-			p := ptr + "/" + escape(s.name)
+			next, ok := c[s.Name]
+			p := ptr + "/" + escape(s.Name)
 			if !ok || next == nil {
-				return missing(c, s.name, p, segs[i+1:], e)
+				return missing(c, s.Name, p, segs[i+1:], e)
 			}
 			if last {
-				return atLeaf(c, s.name, p, next, e)
+				return atLeaf(c, s.Name, p, next, e)
 			}
 			cur, ptr = next, p
 		case []any:
-			idx, ok := s.index()
+			idx, ok := s.Index()
 			if !ok || idx >= len(c) {
 				if e.Op == rule.Remove {
 					return nil, nil
 				}
-				return nil, fmt.Errorf("list index %q out of range", s.name)
+				return nil, fmt.Errorf("list index %q out of range", s.Name)
 			}
 			if last {
 				if e.Op == rule.Remove {
@@ -63,7 +63,7 @@ func patchOne(obj map[string]any, e rule.Edit) (*PatchOp, error) {
 				}
 				return nil, fmt.Errorf("cannot set a list item")
 			}
-			cur, ptr = c[idx], ptr+"/"+s.name
+			cur, ptr = c[idx], ptr+"/"+s.Name
 		default:
 			return nil, fmt.Errorf("%s is not an object", ptr)
 		}
@@ -86,7 +86,7 @@ func missing(m map[string]any, name, ptr string, rest []segment, e rule.Edit) (*
 	}
 	v := e.Value
 	for i := len(rest) - 1; i >= 0; i-- {
-		v = map[string]any{rest[i].name: v}
+		v = map[string]any{rest[i].Name: v}
 	}
 	m[name] = v
 	return &PatchOp{Op: "add", Path: ptr, Value: v}, nil
@@ -145,4 +145,3 @@ func jsonNumbers(v any) any {
 func escape(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
-

@@ -15,7 +15,7 @@ func (t *text) removePath(root *yaml.Node, segs []segment) error {
 	keys := []*yaml.Node{nil}
 	n := root
 	for _, s := range segs {
-		if idx, ok := s.index(); ok && n.Kind == yaml.SequenceNode {
+		if idx, ok := s.Index(); ok && n.Kind == yaml.SequenceNode {
 			if idx >= len(n.Content) {
 				return errNoop
 			}
@@ -23,7 +23,7 @@ func (t *text) removePath(root *yaml.Node, segs []segment) error {
 			chain, keys = append(chain, n), append(keys, nil)
 			continue
 		}
-		k, v := mapEntry(n, s.name)
+		k, v := mapEntry(n, s.Name)
 		if k == nil {
 			return errNoop
 		}

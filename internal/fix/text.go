@@ -13,7 +13,7 @@ type text struct {
 	lines    []string
 	nl       string
 	trailing bool // the text ended with a newline
-	step  int // indentation step of the document
+	step     int  // indentation step of the document
 	// seqIndented is true when block lists are indented under their key
 	// ("key:\n  - a") rather than level with it ("key:\n- a").
 	seqIndented bool
@@ -166,6 +166,37 @@ func scalarEnd(line string, col int, flow bool) int {
 		}
 	}
 	return col + len(strings.TrimRight(line[col:end], " "))
+}
+
+// closingPos finds the bracket that closes the flow collection opening at
+// line, col (0-based), across lines.
+func (t *text) closingPos(line, col int) (int, int, error) {
+	depth := 0
+	for l := line; l < len(t.lines); l++ {
+		s := t.lines[l]
+		start := 0
+		if l == line {
+			start = col
+		}
+		for i := start; i < len(s); i++ {
+			switch c := s[i]; c {
+			case '"', '\'':
+				i = scalarEnd(s, i, true) - 1
+			case '#':
+				if i == 0 || s[i-1] == ' ' {
+					i = len(s)
+				}
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return l, i, nil
+				}
+			}
+		}
+	}
+	return 0, 0, fmt.Errorf("unclosed flow collection at line %d", line+1)
 }
 
 // closing finds the bracket that closes the flow collection opening at col.

@@ -13,15 +13,15 @@ import (
 func (o *Object) Locate(path string) (line, col int) {
 	n := o.Root
 	line, col = n.Line, n.Column
-	for _, seg := range splitPath(path) {
+	for _, seg := range SplitPath(path) {
 		var next, key *Node
 		switch {
-		case seg.index && n.Kind == SequenceNode:
-			if i, err := strconv.Atoi(seg.name); err == nil && i >= 0 && i < len(n.Content) {
+		case seg.Bracket && n.Kind == SequenceNode:
+			if i, ok := seg.Index(); ok && i < len(n.Content) {
 				next, key = n.Content[i], n.Content[i]
 			}
 		case n.Kind == MappingNode:
-			next, key = n.Get(seg.name), n.Key(seg.name)
+			next, key = n.Get(seg.Name), n.Key(seg.Name)
 		}
 		if next == nil {
 			return line, col
@@ -32,13 +32,25 @@ func (o *Object) Locate(path string) (line, col int) {
 	return line, col
 }
 
-type segment struct {
-	name  string
-	index bool // written in brackets: a list index or a map key
+// Segment is one step of a field path: a field name, or a list index or
+// map key written in brackets.
+type Segment struct {
+	Name    string
+	Bracket bool
 }
 
-func splitPath(p string) []segment {
-	var segs []segment
+// Index returns the segment as a list index, when it is one.
+func (s Segment) Index() (int, bool) {
+	if !s.Bracket {
+		return 0, false
+	}
+	i, err := strconv.Atoi(s.Name)
+	return i, err == nil && i >= 0
+}
+
+// SplitPath splits a field path written as the API server writes them.
+func SplitPath(p string) []Segment {
+	var segs []Segment
 	for len(p) > 0 {
 		switch p[0] {
 		case '.':
@@ -46,16 +58,16 @@ func splitPath(p string) []segment {
 		case '[':
 			end := strings.IndexByte(p, ']')
 			if end < 0 {
-				return append(segs, segment{name: p[1:], index: true})
+				return append(segs, Segment{Name: p[1:], Bracket: true})
 			}
-			segs = append(segs, segment{name: p[1:end], index: true})
+			segs = append(segs, Segment{Name: p[1:end], Bracket: true})
 			p = p[end+1:]
 		default:
 			end := strings.IndexAny(p, ".[")
 			if end < 0 {
 				end = len(p)
 			}
-			segs = append(segs, segment{name: p[:end]})
+			segs = append(segs, Segment{Name: p[:end]})
 			p = p[end:]
 		}
 	}

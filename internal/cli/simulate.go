@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/simulate"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+type simulateOptions struct {
+	clusterPath string
+	k8sVersion  string
+	replicas    []string
+	max         []string
+	format      string
+	color       string
+	quiet       bool
+	streams     Streams
+
+	cluster   *cluster.Cluster
+	model     winsupport.Model
+	overrides map[string]int32
+}
+
+func newSimulateCommand(s Streams) *cobra.Command {
+	o := &simulateOptions{streams: s}
+	cmd := &cobra.Command{
+		Use:   "simulate [flags] PATH... | -",
+		Short: "Predict where the control plane puts each pod, and whether it fits and starts",
+		Long: `Simulate what the API server, kube-scheduler and kubelets of a hybrid cluster do
+with the pods your manifests create: admission (RuntimeClass, validation),
+scheduling with kube-scheduler's filters and messages (FailedScheduling text
+word for word for the Kubernetes version), and what the kubelet does after
+binding (Windows image build against the node's, spec.os against the node).
+
+The cluster is --cluster FILE (a winkube Cluster file, or kubectl get nodes
+-o yaml), or the built-in reference cluster: three Linux nodes and two Windows
+Server 2022 nodes tainted os=windows:NoSchedule.
+
+Exit status: 0 when every pod is scheduled and starts, 1 when a pod is
+rejected, stays pending or fails at start, 2 for a usage error or a tool
+failure. The output format never changes it.`,
+		Example: `  winkube simulate examples/
+  winkube simulate --cluster examples/cluster.yaml --replicas Deployment/web=10 manifests/
+  kubectl get nodes -o yaml > nodes.yaml && winkube simulate --cluster nodes.yaml --max Deployment/iis app.yaml
+  helm template ./chart | winkube simulate -o json - | jq '.pods[] | select(.pending)'`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("simulate needs at least one path, or - to read stdin")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return o.run(cmd, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.clusterPath, "cluster", "", "cluster file: a winkube Cluster, or kubectl get nodes -o yaml (default: the built-in reference cluster)")
+	f.StringVar(&o.k8sVersion, "kubernetes-version", "", fmt.Sprintf("Kubernetes version to simulate (%s to %s; default the cluster file's, else %s)", winsupport.Oldest, winsupport.Newest, winsupport.Newest))
+	f.StringArrayVar(&o.replicas, "replicas", nil, "override a workload's replicas: Kind/name=N or Kind/namespace/name=N (repeatable)")
+	f.StringArrayVar(&o.max, "max", nil, "also report how many more replicas of Kind/name (or Kind/namespace/name) fit (repeatable)")
+	f.StringVarP(&o.format, "output", "o", "text", "output format: text, json or html")
+	f.StringVar(&o.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no warnings on stderr")
+	return cmd
+}
+
+func (o *simulateOptions) validate() error {
+	switch o.format {
+	case "text", "json", "html":
+	default:
+		return usagef("--output %q: want text, json or html", o.format)
+	}
+	switch o.color {
+	case "auto", "always", "never":
+	default:
+		return usagef("--color %q: want auto, always or never", o.color)
+	}
+	o.overrides = map[string]int32{}
+	for _, r := range o.replicas {
+		ref, n, ok := strings.Cut(r, "=")
+		v, err := strconv.ParseInt(n, 10, 32)
+		if !ok || err != nil || v < 0 || strings.Count(ref, "/") < 1 || strings.Count(ref, "/") > 2 {
+			return usagef("--replicas %q: want Kind/name=N or Kind/namespace/name=N with N a whole number", r)
+		}
+		o.overrides[ref] = int32(v)
+	}
+	for _, m := range o.max {
+		if c := strings.Count(m, "/"); c < 1 || c > 2 {
+			return usagef("--max %q: want Kind/name or Kind/namespace/name", m)
+		}
+	}
+	o.cluster = cluster.Reference()
+	if o.clusterPath != "" {
+		c, err := cluster.Load(o.clusterPath)
+		if err != nil {
+			return usageError{err}
+		}
+		o.cluster = c
+	}
+	version := o.k8sVersion
+	if version == "" {
+		version = o.cluster.KubernetesVersion
+	}
+	o.model = winsupport.Default()
+	if version != "" {
+		v, err := winsupport.ParseVersion(version)
+		if err != nil {
+			return usagef("--kubernetes-version: %v", err)
+		}
+		o.model = winsupport.ForVersion(v)
+	}
+	return nil
+}
+
+func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
+	stderr := o.streams.Err
+	if !o.quiet {
+		for _, w := range o.cluster.Warnings() {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
+	}
+	objs, err := o.load(args)
+	if err != nil {
+		return err
+	}
+	nodes, pools := o.cluster.Nodes()
+	res, err := simulate.Run(cmd.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: o.model, Replicas: o.overrides, Max: o.max})
+	if err != nil {
+		return usageError{err}
+	}
+	w := o.streams.Out
+	switch o.format {
+	case "json":
+		err = simulate.WriteJSON(w, res)
+	case "html":
+		err = simulate.WriteHTML(w, res)
+	default:
+		color := o.color == "always" || (o.color == "auto" && o.streams.OutIsTerminal && os.Getenv("NO_COLOR") == "")
+		err = simulate.WriteText(w, res, simulate.TextOptions{Color: color})
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s output: %w", o.format, err)
+	}
+	if res.Failed() {
+		return exitError{ExitFindings}
+	}
+	return nil
+}
+
+// load reads every object. A document that is not a Kubernetes object
+// (Helm values, a kustomization) is skipped with a warning; anything else
+// that cannot be read would make the simulation wrong, so it fails the run.
+func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
+	ins, inErrs := manifest.Inputs(args, o.streams.In)
+	objs, errs := manifest.ReadAll(ins)
+	errs = append(inErrs, errs...)
+	failed := false
+	for _, e := range errs {
+		if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
+			if !o.quiet {
+				fmt.Fprintf(o.streams.Err, "warning: %v\n", e)
+			}
+			continue
+		}
+		fmt.Fprintf(o.streams.Err, "error: %v\n", e)
+		failed = true
+	}
+	if failed {
+		return nil, exitError{ExitError}
+	}
+	return objs, nil
+}

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const cleanApp = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  template:
+    spec:
+      nodeSelector: {kubernetes.io/os: linux}
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: 500m}}}]
+`
+
+func runSimulate(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Run(t.Context(), append([]string{"simulate"}, args...), Streams{In: strings.NewReader(stdin), Out: &out, Err: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+func TestSimulateExitCodes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clusterFile := filepath.Join(dir, "cluster.yaml")
+	if err := os.WriteFile(clusterFile, []byte("apiVersion: winkube.io/v1alpha1\nkind: Cluster\npools:\n- {name: lin, count: 1, os: linux, cpu: \"1\", memory: 4Gi}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		out   string // substring of stdout
+		err   string // substring of stderr
+	}{
+		{"every pod runs", cleanApp, []string{"-"}, ExitClean, "2/2 scheduled", ""},
+		{"a pod stays pending", cleanApp, []string{"--replicas", "Deployment/web=30", "-"}, ExitFindings, "0/5 nodes are available", ""},
+		{"the examples carry mistakes", "", []string{"../../examples"}, ExitFindings, "is invalid", ""},
+		{"a cluster file", cleanApp, []string{"--cluster", clusterFile, "-"}, ExitFindings, "0/1 nodes are available: 1 Insufficient cpu", ""},
+		{"the output format does not change the status", cleanApp, []string{"-o", "json", "--replicas", "Deployment/web=30", "-"}, ExitFindings, `"kind": "SimulationReport"`, ""},
+		{"--max", cleanApp, []string{"--max", "Deployment/web", "-"}, ExitClean, "more replicas would fit", ""},
+		{"no path", "", nil, ExitError, "", "needs at least one path"},
+		{"bad format", cleanApp, []string{"-o", "yaml", "-"}, ExitError, "", "want text, json or html"},
+		{"bad --replicas", cleanApp, []string{"--replicas", "web=2", "-"}, ExitError, "", "Kind/name=N"},
+		{"unknown workload", cleanApp, []string{"--max", "Deployment/nope", "-"}, ExitError, "", "no such workload"},
+		{"bad version", cleanApp, []string{"--kubernetes-version", "1.99", "-"}, ExitError, "", "outside the range"},
+		{"missing cluster file", cleanApp, []string{"--cluster", filepath.Join(dir, "nope.yaml"), "-"}, ExitError, "", "nope.yaml"},
+		{"unreadable manifest", "kind: [", []string{"-"}, ExitError, "", "error: <stdin>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runSimulate(t, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, out, errOut)
+			}
+			if !strings.Contains(out, tt.out) {
+				t.Errorf("stdout lacks %q:\n%s", tt.out, out)
+			}
+			if !strings.Contains(errOut, tt.err) {
+				t.Errorf("stderr lacks %q:\n%s", tt.err, errOut)
+			}
+		})
+	}
+}
+
+func TestSimulateJSON(t *testing.T) {
+	t.Parallel()
+	code, out, _ := runSimulate(t, cleanApp, "-o", "json", "-")
+	if code != ExitClean {
+		t.Fatalf("exit %d", code)
+	}
+	var doc struct {
+		APIVersion string `json:"apiVersion"`
+		Pods       []struct {
+			Workload, Pod, Node string
+		} `json:"pods"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if doc.APIVersion != "winkube.io/v1alpha1" || len(doc.Pods) != 2 || doc.Pods[0].Node == "" {
+		t.Errorf("report: %+v", doc)
+	}
+}
+
+func TestLintTakesClusterFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	// A Linux-only cluster: the reference cluster's Windows findings vanish.
+	linuxOnly := filepath.Join(dir, "linux.yaml")
+	if err := os.WriteFile(linuxOnly, []byte("apiVersion: winkube.io/v1alpha1\nkind: Cluster\npools:\n- {name: lin, count: 3, os: linux, cpu: \"4\", memory: 16Gi}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unpinned := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: nginx}]\n"
+	lint := func(args ...string) string {
+		var out, errOut bytes.Buffer
+		Run(t.Context(), append([]string{"lint", "--fail-on", "none"}, args...), Streams{In: strings.NewReader(unpinned), Out: &out, Err: &errOut})
+		return out.String() + errOut.String()
+	}
+	if got := lint("-"); !strings.Contains(got, "missing-os-pin") {
+		t.Fatalf("on the reference cluster an unpinned workload is reported:\n%s", got)
+	}
+	if got := lint("--cluster", linuxOnly, "-"); strings.Contains(got, "missing-os-pin") {
+		t.Errorf("on a Linux-only cluster it is not:\n%s", got)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("apiVersion: winkube.io/v1alpha1\nkind: Cluster\npols: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	code := Run(t.Context(), []string{"lint", "--cluster", bad, "-"}, Streams{In: strings.NewReader(unpinned), Out: &bytes.Buffer{}, Err: &errOut})
+	if code != ExitError || !strings.Contains(errOut.String(), `bad.yaml:3:1: unknown field "pols" (did you mean "pools"?)`) {
+		t.Errorf("exit %d, stderr %s", code, errOut.String())
+	}
+}

@@ -1,0 +1,103 @@
+package simulate
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// APIVersion and Kind identify the JSON form of a Result.
+const (
+	APIVersion = "winkube.io/v1alpha1"
+	ReportKind = "SimulationReport"
+)
+
+// Input is what a simulation reads.
+type Input struct {
+	Nodes          []*corev1.Node         // exact nodes (from a cluster file expansion, kubectl get nodes -o yaml, or a test)
+	Pools          map[string]string      // node name -> pool name (optional; for per-pool summaries)
+	Objects        []*manifest.Object     // workloads, RuntimeClasses, ... as loaded by the manifest package
+	RuntimeClasses []*nodev1.RuntimeClass // known classes in addition to those in Objects
+	Model          winsupport.Model
+	Replicas       map[string]int32 // "Kind/name" or "Kind/namespace/name" -> replicas override
+
+	// Max names workloads ("Kind/name" or "Kind/namespace/name") for which
+	// the simulation also answers how many more replicas would fit.
+	Max []string
+}
+
+// Result is the outcome of a simulation.
+type Result struct {
+	Version   string           // Kubernetes version modelled, e.g. "1.36"
+	Pods      []PodResult      // in placement order
+	Workloads []WorkloadResult // in input order
+	Pools     []PoolUsage      // sorted by pool name
+	Notes     []string         // where the model differs from the real scheduler for this input
+}
+
+// PodResult is what happened to one pod.
+type PodResult struct {
+	Workload      string   `json:"workload"` // Kind/namespace/name
+	Namespace     string   `json:"namespace"`
+	Pod           string   `json:"pod"`            // generated pod name, e.g. web-0 / web-<n>
+	Node          string   `json:"node,omitempty"` // bound node, "" when rejected or pending
+	Pool          string   `json:"pool,omitempty"` // pool of the bound node
+	Rejected      bool     `json:"rejected,omitempty"`
+	RejectMessage string   `json:"rejectMessage,omitempty"` // the API server's message verbatim
+	Pending       bool     `json:"pending,omitempty"`
+	Message       string   `json:"message,omitempty"` // FailedScheduling message verbatim for the model's Kubernetes version
+	Explanation   []string `json:"explanation,omitempty"`
+	Feasible      []string `json:"feasible,omitempty"`     // names of nodes that passed every filter, sorted
+	StartFailure  string   `json:"startFailure,omitempty"` // what the kubelet would do after binding, "" if it starts
+	NotModelled   []string `json:"notModelled,omitempty"`
+}
+
+// WorkloadResult summarises the pods of one workload.
+type WorkloadResult struct {
+	Workload string      `json:"workload"` // Kind/namespace/name
+	File     string      `json:"file,omitempty"`
+	Line     int         `json:"line,omitempty"`
+	Replicas int         `json:"replicas"`         // pods generated
+	Placed   []PoolCount `json:"placed,omitempty"` // bound pods per pool, sorted by pool
+
+	Rejected      int    `json:"rejected,omitempty"`
+	RejectMessage string `json:"rejectMessage,omitempty"` // of the first rejected pod
+
+	Pending        int      `json:"pending,omitempty"`
+	PendingMessage string   `json:"pendingMessage,omitempty"` // of the first pending pod
+	Explanation    []string `json:"explanation,omitempty"`    // of the first pending pod
+
+	StartFailures int    `json:"startFailures,omitempty"`
+	StartFailure  string `json:"startFailure,omitempty"` // of the first pod that fails at start
+
+	NotModelled []string `json:"notModelled,omitempty"`
+
+	// MoreFit answers --max: how many more replicas would be scheduled
+	// (and start) after every input pod is placed; nil when not asked.
+	MoreFit *int `json:"moreFit,omitempty"`
+}
+
+// PoolCount is a number of pods on one pool.
+type PoolCount struct {
+	Pool  string `json:"pool"`
+	Count int    `json:"count"`
+}
+
+// PoolUsage is the requested versus allocatable resources of one pool
+// after the simulation.
+type PoolUsage struct {
+	Pool        string    `json:"pool"`
+	OS          string    `json:"os,omitempty"`
+	Nodes       int       `json:"nodes"`
+	Requested   Resources `json:"requested"`
+	Allocatable Resources `json:"allocatable"`
+}
+
+// Resources is the amounts the report shows.
+type Resources struct {
+	MilliCPU int64 `json:"milliCPU"`
+	Memory   int64 `json:"memory"` // bytes
+	Pods     int64 `json:"pods"`
+}

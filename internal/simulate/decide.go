@@ -1,0 +1,179 @@
+package simulate
+
+import (
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// decision is the scheduler's answer for one pod.
+type decision struct {
+	node     *node     // nil when the pod stays pending
+	fit      *fitError // why, when pending
+	noNodes  bool      // the cluster has no nodes at all
+	feasible []*node   // nodes that passed every filter, when recorded
+	verdicts []verdict // why nodes were rejected, for explanations
+}
+
+// verdict is the rejection of some nodes of one class for one reason.
+type verdict struct {
+	class  *class
+	nodes  int
+	status status
+	taint  *corev1.Taint
+}
+
+// note adds n nodes of class c rejected with st.
+func (d *decision) note(c *class, st status, taint *corev1.Taint, n int) {
+	for i := range d.verdicts {
+		v := &d.verdicts[i]
+		if v.class == c && sameReasons(v.status.reasons, st.reasons) {
+			v.nodes += n
+			return
+		}
+	}
+	d.verdicts = append(d.verdicts, verdict{class: c, nodes: n, status: st, taint: taint})
+}
+
+func sameReasons(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// schedule decides where one pod of template t goes. target is the node
+// a DaemonSet pod is made for (its matchFields term), nil otherwise.
+func (s *scheduler) schedule(t *tmpl, target *node) decision {
+	sp := t.sp
+	if len(s.nodes) == 0 {
+		return decision{noNodes: true}
+	}
+	if sp.conflict {
+		// NodeAffinity's PreFilter rejects the pod before DynamicResources
+		// has run.
+		return decision{fit: &fitError{allNodes: len(s.nodes), preFilter: reasonTermsConflict, preemptionNever: sp.preemptNever}}
+	}
+	switch {
+	case target != nil:
+		return s.generic(t, []*node{target}, true)
+	case sp.nodeNames != nil:
+		var cands []*node
+		for _, n := range s.nodes {
+			if sp.nodeNames[n.name] {
+				cands = append(cands, n)
+			}
+		}
+		return s.generic(t, cands, true)
+	case s.nodeByNode:
+	case sp.simple() && !s.repelledBy(t):
+		return s.fastSchedule(t, false)
+	case !sp.perNode && !s.recordFeasible:
+		return s.fastSchedule(t, true)
+	}
+	return s.generic(t, s.nodes, false)
+}
+
+// generic runs every filter on every candidate node, in the scheduler's
+// order, and scores the feasible ones. restricted says a PreFilter
+// narrowed the nodes to cands.
+func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
+	sp := t.sp
+	var aff *affinityCounts
+	if sp.affinity != nil || s.repelledBy(t) {
+		aff = s.affinity(t)
+	}
+	var spread *spreadCounts
+	if len(sp.spread) > 0 {
+		spread = s.spreadState(t)
+	}
+	var d decision
+	var feasible []*node
+	var statics []static
+	var z normalizer
+	h := histogram{}
+	preemptable := 0
+	for _, n := range cands {
+		st := s.static(t, n)
+		fail := st.fail
+		if fail == nil {
+			fail = s.dynamic(t, n, aff, spread)
+		}
+		if fail != nil {
+			h.add(*fail, 1)
+			if fail.resolvable {
+				preemptable++
+			}
+			d.note(n.class, *fail, st.taint, 1)
+			continue
+		}
+		feasible = append(feasible, n)
+		statics = append(statics, st)
+		z.see(st)
+	}
+	if len(feasible) == 0 {
+		if rest := len(s.nodes) - len(cands); restricted && rest > 0 {
+			h[reasonAffinityPlugin] += rest
+		}
+		d.fit = &fitError{allNodes: len(s.nodes), filter: h, preemptable: preemptable, preemptionNever: sp.preemptNever, draState: true}
+		return d
+	}
+	best, bestScore := -1, int64(-1)
+	for i, n := range feasible {
+		if sc := resourceScore(sp, n) + z.score(statics[i]); sc > bestScore || (sc == bestScore && n.idx < feasible[best].idx) {
+			best, bestScore = i, sc
+		}
+	}
+	d.node = feasible[best]
+	if s.recordFeasible {
+		d.feasible = feasible
+	}
+	return d
+}
+
+// dynamic runs the filters that read what is bound to n: NodePorts,
+// NodeResourcesFit, PodTopologySpread and InterPodAffinity.
+func (s *scheduler) dynamic(t *tmpl, n *node, aff *affinityCounts, spread *spreadCounts) *status {
+	sp := t.sp
+	if len(sp.ports) > 0 && !portsFit(sp.ports, n.ports) {
+		return statusPorts
+	}
+	if !fits(sp.req, n.alloc, n.used, len(n.pods), n.allowed) {
+		r := insufficient(sp.req, n.alloc, n.used, len(n.pods), n.allowed)
+		return &r
+	}
+	return s.topologyCheck(t, n, aff, spread)
+}
+
+// topologyCheck runs the filters that read other pods' placement:
+// PodTopologySpread and InterPodAffinity.
+func (s *scheduler) topologyCheck(t *tmpl, n *node, aff *affinityCounts, spread *spreadCounts) *status {
+	sp := t.sp
+	if spread != nil {
+		if f := spread.filter(sp, n.obj.Labels); f != nil {
+			return f
+		}
+	}
+	if aff != nil {
+		return aff.filter(t.ns, t.labels, sp.affinity, n.obj.Labels)
+	}
+	return nil
+}
+
+// feasibleNames renders feasible nodes as sorted names.
+func feasibleNames(ns []*node) []string {
+	if len(ns) == 0 {
+		return nil
+	}
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.name
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,135 @@
+package simulate
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/manifest"
+)
+
+// examples reads the repository's examples/ as `winkube simulate examples/`
+// does.
+func examples(t *testing.T) []*manifest.Object {
+	t.Helper()
+	ins, errs := manifest.Inputs([]string{"../../examples"}, nil)
+	if len(errs) > 0 {
+		t.Fatalf("inputs: %v", errs[0])
+	}
+	objs, errs := manifest.ReadAll(ins)
+	if len(errs) > 0 {
+		t.Fatalf("read: %v", errs[0])
+	}
+	return objs
+}
+
+var (
+	apiRefusal = regexp.MustCompile(`^(pods "[^"]+" is forbidden: |[A-Za-z]+(\.[a-z.]+)? "[^"]+" is invalid: )`)
+	fitMessage = regexp.MustCompile(`^0/5 nodes are available: .+\. no new claims to deallocate, preemption: 0/5 nodes are available: .+\.$`)
+)
+
+func TestExamplesOnReferenceCluster(t *testing.T) {
+	t.Parallel()
+	nodes, pools := cluster.Reference().Nodes()
+	in := Input{Nodes: nodes, Pools: pools, Objects: examples(t)}
+	res, err := Run(t.Context(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workloads := 0
+	for _, o := range in.Objects {
+		if createsPods(o.Kind) {
+			workloads++
+		}
+	}
+	if len(res.Workloads) != workloads || workloads == 0 {
+		t.Errorf("%d workload results for %d workloads", len(res.Workloads), workloads)
+	}
+	for _, p := range res.Pods {
+		outcomes := 0
+		for _, b := range []bool{p.Rejected, p.Pending, p.Node != ""} {
+			if b {
+				outcomes++
+			}
+		}
+		if outcomes != 1 {
+			t.Errorf("%s: rejected=%v pending=%v node=%q; want exactly one outcome", p.Pod, p.Rejected, p.Pending, p.Node)
+		}
+		switch {
+		case p.Rejected && !apiRefusal.MatchString(p.RejectMessage):
+			t.Errorf("%s: refusal %q is not in the API server's form", p.Pod, p.RejectMessage)
+		case p.Pending && p.Message != "" && !fitMessage.MatchString(p.Message):
+			t.Errorf("%s: pending message %q is not in the scheduler's form", p.Pod, p.Message)
+		case p.Node != "" && !contains(p.Feasible, p.Node):
+			t.Errorf("%s: bound to %s, which is not among its feasible nodes %v", p.Pod, p.Node, p.Feasible)
+		}
+	}
+	if !res.Failed() {
+		t.Errorf("the examples carry deliberate mistakes, yet every pod is scheduled and starts")
+	}
+	again, err := Run(t.Context(), Input{Nodes: nodes, Pools: pools, Objects: examples(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(res, again); diff != "" {
+		t.Errorf("two runs differ (-first +second):\n%s", diff)
+	}
+	checkWriters(t, res)
+}
+
+func checkWriters(t *testing.T, res *Result) {
+	t.Helper()
+	var js bytes.Buffer
+	if err := WriteJSON(&js, res); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		APIVersion string           `json:"apiVersion"`
+		Kind       string           `json:"kind"`
+		Pods       []map[string]any `json:"pods"`
+		Summary    Counts           `json:"summary"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatalf("JSON report does not parse: %v", err)
+	}
+	if doc.APIVersion != "winkube.io/v1alpha1" || doc.Kind != "SimulationReport" || len(doc.Pods) != len(res.Pods) || doc.Summary != res.Count() {
+		t.Errorf("JSON report: %s %s, %d pods, summary %+v", doc.APIVersion, doc.Kind, len(doc.Pods), doc.Summary)
+	}
+	for _, p := range doc.Pods {
+		for _, k := range []string{"workload", "pod", "node", "pending", "startFailure"} {
+			if _, ok := p[k]; !ok {
+				t.Errorf("JSON pod %v lacks %q", p["pod"], k)
+			}
+		}
+	}
+	var text bytes.Buffer
+	if err := WriteText(&text, res, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range res.Workloads {
+		if !strings.Contains(text.String(), w.Workload+":") {
+			t.Errorf("text report does not mention %s", w.Workload)
+		}
+	}
+	for _, p := range res.Pods {
+		for _, msg := range []string{p.RejectMessage, p.Message, p.StartFailure} {
+			if msg != "" && !strings.Contains(text.String(), msg) {
+				t.Errorf("text report lacks the verbatim message %q", msg)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,112 @@
+package simulate
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+func TestStartFailure(t *testing.T) {
+	t.Parallel()
+	ws2022 := testNode("win-0", map[string]string{"kubernetes.io/os": "windows", "node.kubernetes.io/windows-build": "10.0.20348"}, nil, "4", "8Gi", 110)
+	ws2019 := testNode("win19-0", map[string]string{"kubernetes.io/os": "windows", "node.kubernetes.io/windows-build": "10.0.17763"}, nil, "4", "8Gi", 110)
+	linux := testNode("linux-0", nil, nil, "4", "8Gi", 110)
+	image := func(img string) func(*corev1.PodSpec) {
+		return func(s *corev1.PodSpec) { s.Containers[0].Image = img }
+	}
+	hostProcess := func(s *corev1.PodSpec) {
+		yes := true
+		s.Containers[0].Image = "mcr.microsoft.com/windows/servercore:ltsc2019"
+		s.SecurityContext = &corev1.PodSecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{HostProcess: &yes}}
+	}
+	tests := []struct {
+		name   string
+		pod    func(*corev1.PodSpec)
+		labels map[string]string
+		node   *corev1.Node
+		hyperV bool
+		want   string // substring; "" means it starts
+	}{
+		{"Linux image on Linux", image("nginx:1.27"), nil, linux, false, ""},
+		{"Linux-only image on Windows", image("nginx:1.27"), nil, ws2022, false, "ErrImagePull: container \"c\": failed to pull image \"nginx:1.27\": " + noPlatform},
+		{"Windows image on Linux", image("mcr.microsoft.com/windows/nanoserver:ltsc2022"), nil, linux, false, "ErrImagePull"},
+		{"matching build", image("mcr.microsoft.com/windows/nanoserver:ltsc2022"), nil, ws2022, false, ""},
+		{"older build, process isolation", image("mcr.microsoft.com/windows/servercore:ltsc2019"), nil, ws2022, false, "CreateContainerError: container \"c\": " + osMismatch},
+		{"older build, Hyper-V isolation", image("mcr.microsoft.com/windows/servercore:ltsc2019"), nil, ws2022, true, ""},
+		{"newer build, Hyper-V isolation", image("mcr.microsoft.com/windows/nanoserver:ltsc2022"), nil, ws2019, true, osMismatch},
+		{"HostProcess needs no build match", hostProcess, nil, ws2022, false, ""},
+		{"multi-platform image on Windows", image("mcr.microsoft.com/dotnet/aspnet:8.0"), nil, ws2022, false, ""},
+		{"spec.os windows on Linux", func(s *corev1.PodSpec) {
+			s.OS = &corev1.PodOS{Name: corev1.Windows}
+			s.Containers[0].Image = "mcr.microsoft.com/windows/nanoserver:ltsc2022"
+		}, nil, linux, false, podOSNotSupported},
+		{"OS label against the node", image("nginx"), map[string]string{"kubernetes.io/os": "windows"}, linux, false, podOSSelectorMismatch},
+		{"init containers are checked first", func(s *corev1.PodSpec) {
+			s.InitContainers = []corev1.Container{{Name: "init", Image: "busybox:1.36"}}
+			s.Containers[0].Image = "mcr.microsoft.com/windows/nanoserver:ltsc2022"
+		}, nil, ws2022, false, "container \"init\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pod := podWith(tt.pod)
+			pod.Labels = tt.labels
+			got := startFailure(pod, tt.node, tt.hyperV, version(36))
+			if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+				t.Errorf("startFailure = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestKubeletAdmitsNamedPods(t *testing.T) {
+	t.Parallel()
+	yaml := `
+apiVersion: v1
+kind: Pod
+metadata: {name: small}
+spec:
+  nodeName: linux-0
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: "3"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: too-big}
+spec:
+  nodeName: linux-0
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: "1"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: tainted-ok}
+spec:
+  nodeName: windows-0
+  containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: missing-node}
+spec:
+  nodeName: nowhere
+  containers: [{name: c, image: nginx}]
+`
+	res := simulateOn(t, nil, yaml, Input{})
+	byName := map[string]PodResult{}
+	for _, p := range res.Pods {
+		byName[p.Pod] = p
+	}
+	if p := byName["small"]; p.Node != "linux-0" || p.StartFailure != "" {
+		t.Errorf("small: node %q, failure %q; want it running on linux-0", p.Node, p.StartFailure)
+	}
+	if p := byName["too-big"]; p.StartFailure != "OutOfcpu: Node didn't have enough resource: cpu, requested: 1000, used: 3000, capacity: 3400" {
+		t.Errorf("too-big: failure %q", p.StartFailure)
+	}
+	// The kubelet checks only NoExecute taints: a NoSchedule taint does
+	// not keep a pod that bypasses the scheduler off the node.
+	if p := byName["tainted-ok"]; p.Node != "windows-0" || p.StartFailure != "" {
+		t.Errorf("tainted-ok: node %q, failure %q", p.Node, p.StartFailure)
+	}
+	if p := byName["missing-node"]; !p.Pending || p.Message != "" || len(p.Explanation) == 0 {
+		t.Errorf("missing-node: %+v; want pending without a scheduler message", p)
+	}
+}

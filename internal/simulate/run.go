@@ -1,0 +1,260 @@
+package simulate
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// maxFeasibleCells bounds pods × nodes for which every pod's feasible node
+// list is kept: beyond it the lists would not fit in memory.
+const maxFeasibleCells = 20_000_000
+
+// Run simulates what the API server, kube-scheduler and kubelets do with
+// the pods the input's workloads create, one pod after another in input
+// order, so later pods see earlier ones.
+func Run(ctx context.Context, in Input) (*Result, error) {
+	return run(ctx, in, runOptions{})
+}
+
+// runOptions let tests pin the scheduler's strategy: every pod judged
+// node by node, and feasible lists kept or not regardless of size.
+type runOptions struct {
+	generic  bool
+	feasible *bool
+}
+
+func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
+	m := in.Model
+	if m.V.Minor == 0 {
+		m = winsupport.Default()
+	}
+	wls, rcs, notes, err := collect(in.Objects, in.Replicas)
+	if err != nil {
+		return nil, err
+	}
+	for _, rc := range in.RuntimeClasses {
+		if _, ok := rcs[rc.Name]; !ok {
+			rcs[rc.Name] = rc
+		}
+	}
+	r := &runner{m: m, rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}}
+	r.prepare(wls)
+	total := 0
+	for _, wl := range wls {
+		total += wl.count
+	}
+	r.s.recordFeasible = total*len(r.s.nodes) <= maxFeasibleCells
+	if opts.feasible != nil {
+		r.s.recordFeasible = *opts.feasible
+	}
+	r.s.nodeByNode = opts.generic
+	res := &Result{Version: m.V.String(), Notes: notes}
+	for _, wl := range wls {
+		pods, err := r.place(ctx, wl)
+		if err != nil {
+			return nil, err
+		}
+		res.Pods = append(res.Pods, pods...)
+	}
+	if err := r.answerMax(ctx, wls, in.Max, res); err != nil {
+		return nil, err
+	}
+	res.Workloads = workloadResults(wls, res.Pods)
+	res.Pools = poolUsage(r.s.nodes)
+	res.Notes = append(res.Notes, r.notes(wls, total)...)
+	return res, nil
+}
+
+// runner carries one simulation.
+type runner struct {
+	m   winsupport.Model
+	rcs map[string]*nodev1.RuntimeClass
+	s   *scheduler
+	// starts remembers which workloads start on which classes of nodes:
+	// the kubelet's checks read only the pod and the node's OS and build.
+	starts map[startKey]bool
+}
+
+type startKey struct {
+	wl *workload
+	c  *class
+}
+
+// startFailure is what the kubelet on n does with the workload's pod.
+func (r *runner) startFailure(wl *workload, n *node) string {
+	k := startKey{wl, n.class}
+	if ok, seen := r.starts[k]; seen && ok {
+		return ""
+	}
+	msg := startFailure(wl.pod, n.obj, r.hyperV(wl.pod), r.m)
+	r.starts[k] = msg == ""
+	return msg
+}
+
+// prepare admits every workload's pod template: the workload's own
+// validation, the pod the controller creates, RuntimeClass admission, and
+// for a DaemonSet the nodes its controller makes pods for.
+func (r *runner) prepare(wls []*workload) {
+	objs := make([]*manifest.Object, len(wls))
+	for i, wl := range wls {
+		objs[i] = wl.obj
+	}
+	invalid := validate(objs, r.rcs, r.m)
+	for _, wl := range wls {
+		wl.invalid = invalid[wl.obj]
+		wl.pod = podFor(wl)
+		if wl.daemon {
+			wl.targets = daemonTargets(wl.pod, r.s.nodes)
+			wl.count = len(wl.targets)
+		}
+		// Admission plugins run in the API server's order: Priority, then
+		// RuntimeClass (DefaultTolerationSeconds already ran in podFor).
+		wl.forbidden = admitPriority(wl.pod)
+		if wl.forbidden == "" {
+			wl.forbidden = admitRuntimeClass(wl.pod, r.rcs)
+		}
+		wl.sched = newSchedPod(wl.pod, wl.daemon)
+	}
+}
+
+// place creates, admits, schedules and starts the workload's pods.
+func (r *runner) place(ctx context.Context, wl *workload) ([]PodResult, error) {
+	t := newTmpl(wl.sched)
+	notModelled := notModelled(wl.pod, wl.sched)
+	out := make([]PodResult, 0, wl.count)
+	for i := 0; i < wl.count; i++ {
+		if i%4096 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		pr := PodResult{Workload: wl.ref, Namespace: wl.ns, Pod: wl.podName(i), NotModelled: notModelled}
+		if msg := wl.refusal(pr.Pod); msg != "" {
+			pr.Rejected, pr.RejectMessage = true, msg
+			out = append(out, pr)
+			continue
+		}
+		var target *node
+		if wl.daemon {
+			target = wl.targets[i]
+		}
+		r.run(t, wl, i, target, &pr)
+		out = append(out, pr)
+	}
+	return out, nil
+}
+
+// refusal is the API server's refusal of the pod named pod, if any. A
+// bare Pod meets admission before validation; a controller's pods exist
+// only once the workload itself passed validation.
+func (wl *workload) refusal(pod string) string {
+	forbid := ""
+	if wl.forbidden != "" {
+		forbid = forbidden(pod, wl.forbidden)
+	}
+	if wl.obj.Kind == "Pod" && forbid != "" {
+		return forbid
+	}
+	if wl.invalid != "" {
+		return wl.invalid
+	}
+	return forbid
+}
+
+// run schedules (or, for spec.nodeName, hands to the kubelet) the i-th pod
+// and records the outcome.
+func (r *runner) run(t *tmpl, wl *workload, i int, target *node, pr *PodResult) {
+	sp := wl.sched
+	if gates := wl.pod.Spec.SchedulingGates; len(gates) > 0 {
+		// The API server sets the PodScheduled condition; the scheduler
+		// does not try the pod, so there is no FailedScheduling event.
+		pr.Pending, pr.Message = true, schedulingGated
+		pr.Explanation = []string{fmt.Sprintf("the pod has %d scheduling gate(s), starting with %q: kube-scheduler leaves it Pending (SchedulingGated) until they are removed", len(gates), gates[0].Name)}
+		return
+	}
+	if name := wl.pod.Spec.NodeName; name != "" {
+		r.runNamed(t, wl, i, name, pr)
+		return
+	}
+	d := r.s.schedule(t, target)
+	pr.Feasible = feasibleNames(d.feasible)
+	switch {
+	case d.noNodes:
+		pr.Pending, pr.Message = true, "no nodes available to schedule pods"
+	case d.node == nil:
+		pr.Pending, pr.Message = true, d.fit.message(r.m)
+		pr.Explanation = explain(sp, d, r.m)
+	default:
+		r.bindAndStart(t, wl, i, d.node, pr)
+	}
+}
+
+// runNamed handles a pod that names its node: the scheduler never sees
+// it; the named kubelet admits it or not.
+func (r *runner) runNamed(t *tmpl, wl *workload, i int, name string, pr *PodResult) {
+	n := r.s.byName[name]
+	if n == nil {
+		pr.Pending = true
+		pr.Explanation = []string{fmt.Sprintf("spec.nodeName is %s, which is not in the cluster: no scheduler or kubelet takes the pod, so it stays Pending without an event", name)}
+		return
+	}
+	pr.Node, pr.Pool = n.name, n.pool
+	if msg := kubeletAdmitNamed(wl.sched, n, r.m); msg != "" {
+		pr.StartFailure = msg
+		return
+	}
+	r.bindAndStart(t, wl, i, n, pr)
+}
+
+// bindAndStart binds the pod to n and asks what its kubelet does. A pod
+// the kubelet refuses to admit ends Failed and frees its resources.
+func (r *runner) bindAndStart(t *tmpl, wl *workload, i int, n *node, pr *PodResult) {
+	pr.Node, pr.Pool = n.name, n.pool
+	r.s.bind(t, n, wl.replicaLabelSet(i))
+	pr.StartFailure = r.startFailure(wl, n)
+	if pr.StartFailure == podOSNotSupported || pr.StartFailure == podOSSelectorMismatch {
+		r.s.unbind()
+	}
+	if pr.StartFailure == "" && n.os == "windows" && !isHostProcess(&wl.pod.Spec) {
+		if !wl.unknownDone {
+			wl.unknown, wl.unknownDone = unknownImages(wl.pod, r.m), true
+		}
+		for _, img := range wl.unknown {
+			pr.NotModelled = append(slices.Clip(pr.NotModelled),
+				fmt.Sprintf("image %s: winkube does not know which platforms it is published for, so whether it starts on Windows nodes is not checked", img))
+		}
+	}
+}
+
+// unknownImages lists the pod's images whose platforms the model does not
+// know.
+func unknownImages(pod *corev1.Pod, m winsupport.Model) []string {
+	var out []string
+	for _, c := range pod.Spec.InitContainers {
+		if m.ParseImage(c.Image).Platform == winsupport.PlatformUnknown {
+			out = append(out, c.Image)
+		}
+	}
+	for _, c := range pod.Spec.Containers {
+		if m.ParseImage(c.Image).Platform == winsupport.PlatformUnknown {
+			out = append(out, c.Image)
+		}
+	}
+	return out
+}
+
+// hyperV reports whether the pod's RuntimeClass selects Hyper-V isolation.
+func (r *runner) hyperV(pod *corev1.Pod) bool {
+	if pod.Spec.RuntimeClassName == nil {
+		return false
+	}
+	rc := r.rcs[*pod.Spec.RuntimeClassName]
+	return rc != nil && r.m.HyperVHandler(rc.Handler)
+}

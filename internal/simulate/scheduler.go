@@ -1,0 +1,183 @@
+package simulate
+
+import (
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// scheduler is the cluster state pods are placed into, one at a time.
+type scheduler struct {
+	m       winsupport.Model
+	nodes   []*node // by name
+	byName  map[string]*node
+	classes []*class
+	placed  []*placed
+	// owners are bound pods with required anti-affinity, which every
+	// later pod must be checked against.
+	owners []*placed
+	// ownersReset is bumped when an owner is unbound, so templates recheck
+	// from the start.
+	ownersReset uint64
+	epoch       uint64 // bumped by every bind and unbind
+	// recordFeasible keeps each pod's feasible node names; off for large
+	// runs, where the lists would not fit in memory.
+	recordFeasible bool
+	// generic judges every pod node by node (tests compare it with the
+	// bucket paths).
+	nodeByNode bool
+}
+
+func newScheduler(nodes []*node, m winsupport.Model) *scheduler {
+	s := &scheduler{m: m, nodes: nodes, byName: map[string]*node{}, classes: classesOf(nodes)}
+	for _, n := range nodes {
+		s.byName[n.name] = n
+	}
+	return s
+}
+
+// tmpl is a pod template being scheduled, with its cached verdicts.
+type tmpl struct {
+	sp     *schedPod
+	ns     string
+	labels labels.Set
+
+	statics     map[*class]static // per class
+	nodeStatics map[*node]static  // per node, when sp.perNode
+	fast        *fastState
+
+	aff         *affinityCounts
+	affEpoch    uint64
+	spread      *spreadCounts
+	spreadEpoch uint64
+	owners      int // owners checked for anti-affinity against this template
+	ownersReset uint64
+	repelled    bool // some owner's anti-affinity matches this template
+}
+
+func newTmpl(sp *schedPod) *tmpl {
+	return &tmpl{sp: sp, ns: sp.pod.Namespace, labels: labels.Set(sp.pod.Labels),
+		statics: map[*class]static{}, nodeStatics: map[*node]static{}}
+}
+
+// static returns the static verdict for node n, per class when the pod
+// cannot tell the class's nodes apart.
+func (s *scheduler) static(t *tmpl, n *node) static {
+	if t.sp.perNode {
+		st, ok := t.nodeStatics[n]
+		if !ok {
+			st = staticFilters(t.sp, n.obj, s.m)
+			t.nodeStatics[n] = st
+		}
+		return st
+	}
+	st, ok := t.statics[n.class]
+	if !ok {
+		st = staticFilters(t.sp, n.class.rep.obj, s.m)
+		t.statics[n.class] = st
+	}
+	return st
+}
+
+// repelledBy reports whether a bound pod's required anti-affinity could
+// match the template, bringing InterPodAffinity into play.
+func (s *scheduler) repelledBy(t *tmpl) bool {
+	if t.ownersReset != s.ownersReset {
+		t.owners, t.repelled, t.ownersReset = 0, false, s.ownersReset
+	}
+	for ; t.owners < len(s.owners); t.owners++ {
+		for _, tm := range s.owners[t.owners].anti {
+			if tm.matches(t.ns, t.labels) {
+				t.repelled = true
+			}
+		}
+	}
+	return t.repelled
+}
+
+// affinity returns InterPodAffinity's counts for the template, current
+// with the cluster state.
+func (s *scheduler) affinity(t *tmpl) *affinityCounts {
+	if t.aff == nil || t.affEpoch != s.epoch {
+		t.aff, t.affEpoch = countAffinity(s.placed, t.ns, t.labels, t.sp.affinity), s.epoch
+	}
+	return t.aff
+}
+
+// spreadState returns PodTopologySpread's counts for the template.
+func (s *scheduler) spreadState(t *tmpl) *spreadCounts {
+	if t.spread == nil || t.spreadEpoch != s.epoch {
+		t.spread, t.spreadEpoch = countSpread(t.sp, t.ns, s.nodes), s.epoch
+	}
+	return t.spread
+}
+
+// bind puts a pod of template t on n and brings the template's cached
+// counts up to date.
+func (s *scheduler) bind(t *tmpl, n *node, lbls labels.Set) *placed {
+	sp := t.sp
+	p := &placed{ns: t.ns, labels: lbls, node: n, sp: sp}
+	if sp.affinity != nil {
+		p.anti = sp.affinity.anti
+	}
+	for _, hp := range sp.ports {
+		p.ports = append(p.ports, toHostPort(hp))
+	}
+	fastCurrent := t.fast != nil && t.fast.epoch == s.epoch && !t.fast.dirty
+	old, now := s.move(n, p, 1)
+	s.placed = append(s.placed, p)
+	if len(p.anti) > 0 {
+		s.owners = append(s.owners, p)
+	}
+	affCurrent := t.aff != nil && t.affEpoch == s.epoch
+	spreadCurrent := t.spread != nil && t.spreadEpoch == s.epoch
+	s.epoch++
+	if fastCurrent {
+		s.fastUpdate(t, old, now)
+		t.fast.epoch = s.epoch
+	}
+	if affCurrent {
+		t.aff.add(p, t.ns, t.labels, sp.affinity, 1)
+		t.affEpoch = s.epoch
+	}
+	if spreadCurrent {
+		t.spread.add(sp, t.ns, p, 1)
+		t.spreadEpoch = s.epoch
+	}
+	return p
+}
+
+// unbind removes the most recently bound pod.
+func (s *scheduler) unbind() {
+	p := s.placed[len(s.placed)-1]
+	s.placed = s.placed[:len(s.placed)-1]
+	if len(s.owners) > 0 && s.owners[len(s.owners)-1] == p {
+		s.owners = s.owners[:len(s.owners)-1]
+		s.ownersReset++
+	}
+	s.move(p.node, p, -1)
+	s.epoch++
+}
+
+// move adds (delta 1) or removes (-1, the node's last pod) p's usage on n,
+// moving n to the bucket of its new usage; it returns both buckets.
+func (s *scheduler) move(n *node, p *placed, delta int64) (from, to *bucket) {
+	sp := p.sp
+	from = n.bucket
+	n.class.leave(n)
+	n.used.MilliCPU += delta * sp.req.MilliCPU
+	n.used.Memory += delta * sp.req.Memory
+	n.used.Ephemeral += delta * sp.req.Ephemeral
+	n.used.Scalar = n.used.Scalar.plus(sp.req.Scalar, delta)
+	n.score[0] += delta * sp.scoreCPU
+	n.score[1] += delta * sp.scoreMem
+	if delta > 0 {
+		n.pods = append(n.pods, p)
+		n.ports = append(n.ports, p.ports...)
+	} else {
+		n.pods = n.pods[:len(n.pods)-1]
+		n.ports = n.ports[:len(n.ports)-len(p.ports)]
+	}
+	n.class.join(n)
+	return from, n.bucket
+}

@@ -1,0 +1,137 @@
+package simulate
+
+import (
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// workloadResults summarises the pods per workload, in input order.
+func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
+	byRef := map[string]*WorkloadResult{}
+	out := make([]WorkloadResult, len(wls))
+	for i, wl := range wls {
+		out[i] = WorkloadResult{Workload: wl.ref, File: wl.obj.File, MoreFit: moreFitOf(wl)}
+		out[i].Line, _ = wl.obj.Locate("")
+		byRef[wl.ref] = &out[i]
+	}
+	placed := map[string]map[string]int{}
+	for _, p := range pods {
+		w := byRef[p.Workload]
+		if w == nil {
+			continue
+		}
+		w.Replicas++
+		switch {
+		case p.Rejected:
+			w.Rejected++
+			if w.RejectMessage == "" {
+				w.RejectMessage = p.RejectMessage
+			}
+		case p.Pending:
+			w.Pending++
+			if w.Pending == 1 {
+				w.PendingMessage, w.Explanation = p.Message, p.Explanation
+			}
+		default:
+			if p.StartFailure != "" {
+				w.StartFailures++
+				if w.StartFailure == "" {
+					w.StartFailure = p.StartFailure
+				}
+			}
+			if placed[p.Workload] == nil {
+				placed[p.Workload] = map[string]int{}
+			}
+			placed[p.Workload][p.Pool]++
+		}
+		if w.NotModelled == nil {
+			w.NotModelled = p.NotModelled
+		}
+	}
+	for i := range out {
+		for pool, n := range placed[out[i].Workload] {
+			out[i].Placed = append(out[i].Placed, PoolCount{Pool: pool, Count: n})
+		}
+		sort.Slice(out[i].Placed, func(a, b int) bool { return out[i].Placed[a].Pool < out[i].Placed[b].Pool })
+	}
+	return out
+}
+
+func moreFitOf(wl *workload) *int {
+	if wl.result == nil {
+		return nil
+	}
+	return wl.result.MoreFit
+}
+
+// poolUsage sums requests and allocatable per pool, sorted by pool name.
+func poolUsage(nodes []*node) []PoolUsage {
+	byPool := map[string]*PoolUsage{}
+	var names []string
+	for _, n := range nodes {
+		u := byPool[n.pool]
+		if u == nil {
+			u = &PoolUsage{Pool: n.pool, OS: n.os}
+			byPool[n.pool] = u
+			names = append(names, n.pool)
+		}
+		u.Nodes++
+		u.Requested.MilliCPU += n.used.MilliCPU
+		u.Requested.Memory += n.used.Memory
+		u.Requested.Pods += int64(len(n.pods))
+		u.Allocatable.MilliCPU += n.alloc.MilliCPU
+		u.Allocatable.Memory += n.alloc.Memory
+		u.Allocatable.Pods += int64(n.allowed)
+	}
+	sort.Strings(names)
+	out := make([]PoolUsage, len(names))
+	for i, name := range names {
+		out[i] = *byPool[name]
+	}
+	return out
+}
+
+// notModelled lists what a pod uses that winkube does not model.
+func notModelled(pod *corev1.Pod, sp *schedPod) []string {
+	var out []string
+	s := &pod.Spec
+	if sp.affinity != nil && sp.affinity.nsSelector {
+		out = append(out, "pod (anti-)affinity namespaceSelector: namespace labels are unknown, so the term is taken to match every namespace")
+	}
+	for _, v := range s.Volumes {
+		if v.PersistentVolumeClaim != nil || v.Ephemeral != nil {
+			out = append(out, "PersistentVolumeClaim volumes: volume binding, zones and attach limits (VolumeBinding, VolumeZone, NodeVolumeLimits) are not modelled; claims are taken to bind anywhere")
+			break
+		}
+	}
+	if s.PriorityClassName != "" {
+		out = append(out, fmt.Sprintf("priorityClassName %s: priorities and preemption are not modelled; every pod has the same priority", s.PriorityClassName))
+	}
+	if len(s.ResourceClaims) > 0 {
+		out = append(out, "resourceClaims: dynamic resource allocation is not modelled")
+	}
+	if s.SchedulerName != "" && s.SchedulerName != corev1.DefaultSchedulerName {
+		out = append(out, fmt.Sprintf("schedulerName %s: another scheduler places this pod; winkube models default-scheduler", s.SchedulerName))
+	}
+	return out
+}
+
+// notes are the input-wide ways the model may differ from the cluster.
+func (r *runner) notes(wls []*workload, total int) []string {
+	var out []string
+	if n := len(r.s.nodes); n > 100 {
+		out = append(out, fmt.Sprintf("the cluster has %d nodes: kube-scheduler scores only a sample of the feasible nodes above 100 (percentageOfNodesToScore), winkube scores them all, so pods may land on different nodes of the same pools", n))
+	}
+	if !r.s.recordFeasible {
+		out = append(out, fmt.Sprintf("feasible node lists are left out: %d pods on %d nodes would not fit in memory", total, len(r.s.nodes)))
+	}
+	for _, wl := range wls {
+		if wl.count > 1 && !wl.daemon {
+			out = append(out, "replicas are spread by resource scores only: kube-scheduler's default topology spreading (PodTopologySpread scoring) is not modelled, so replicas may be spread differently across nodes of equal fit")
+			break
+		}
+	}
+	return out
+}
