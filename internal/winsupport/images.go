@@ -92,6 +92,8 @@ var imageTable = []knownImage{
 	{"docker.io/prom/node-exporter", PlatformLinux, "seed 000: node-exporter works on Linux only"},
 	{"quay.io/prometheus/node-exporter", PlatformLinux, "seed 000: node-exporter works on Linux only"},
 	{"docker.io/fluent/fluentd", PlatformLinux, "seed 000: Fluentd DaemonSets work on Linux only; Windows tags say so"},
+	{"docker.io/fluent/fluent-bit", PlatformLinux, "seed 000: Fluent Bit on Windows is a separate build; its Windows images say windows in the tag"},
+	{"cr.fluentbit.io/fluent/fluent-bit", PlatformLinux, "seed 000: Fluent Bit on Windows is a separate build; its Windows images say windows in the tag"},
 	{"quay.io/calico/node", PlatformLinux, "calico/node is Linux; Windows uses calico/node-windows"},
 	{"docker.io/calico/node", PlatformLinux, "calico/node is Linux; Windows uses calico/node-windows"},
 	{"docker.io/flannel/flannel", PlatformLinux, "flannel's Linux image; Windows uses sigwindowstools/flannel"},
