@@ -19,14 +19,17 @@ import (
 )
 
 type fixOptions struct {
-	lintOptions
-	write  bool
-	unsafe bool
-	rules  []string
+	scope
+	streams Streams
+	write   bool
+	unsafe  bool
+	quiet   bool
+	workers int
+	rules   []string
 }
 
 func newFixCommand(s Streams) *cobra.Command {
-	o := &fixOptions{lintOptions: lintOptions{streams: s, formats: []string{"text"}, failOn: "error", color: "never"}}
+	o := &fixOptions{streams: s}
 	cmd := &cobra.Command{
 		Use:   "fix [flags] PATH... | -",
 		Short: "Repair manifests with the rules' fixes",
@@ -54,7 +57,7 @@ rejected) need --unsafe, or --rule ID for one rule.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(); err != nil {
+			if err := o.resolve(); err != nil {
 				return err
 			}
 			for _, id := range o.rules {
@@ -69,8 +72,7 @@ rejected) need --unsafe, or --rule ID for one rule.`,
 	f.BoolVarP(&o.write, "write", "w", false, "write the fixed files in place instead of printing a diff")
 	f.BoolVar(&o.unsafe, "unsafe", false, "also apply fixes that change security posture")
 	f.StringArrayVar(&o.rules, "rule", nil, "apply this rule's unsafe fixes too (repeatable)")
-	f.StringVar(&o.configPath, "config", "", "config file (default ./.winkube.yaml when present)")
-	f.StringVar(&o.k8sVersion, "kubernetes-version", "", "Kubernetes version to check against")
+	o.addFlags(f)
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no summary on stderr")
 	return cmd
 }
@@ -128,9 +130,9 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 		o.emit(in.Name, before[in.Name], after[in.Name], notes[in.Name])
 	}
 	if !o.quiet {
-		fmt.Fprintf(o.streams.Err, "%d fixes applied to %d of %d files", changed, changedFiles, len(ins))
+		fmt.Fprintf(o.streams.Err, "%s applied to %d of %d files", count(changed, "fix", "fixes"), changedFiles, len(ins))
 		if len(skipped) > 0 {
-			fmt.Fprintf(o.streams.Err, "; %d unsafe fixes not applied (use --unsafe or --rule ID): %s", len(skipped), ruleList(skipped))
+			fmt.Fprintf(o.streams.Err, "; %s not applied (use --unsafe or --rule ID): %s", count(len(skipped), "unsafe fix", "unsafe fixes"), ruleList(skipped))
 		}
 		fmt.Fprintln(o.streams.Err)
 	}
@@ -248,4 +250,11 @@ func ruleList(fs []rule.Finding) string {
 	}
 	sort.Strings(ids)
 	return strings.Join(ids, ", ")
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

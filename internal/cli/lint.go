@@ -8,33 +8,23 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/config"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/rule"
-	"github.com/winkube/winkube/internal/rules"
-	"github.com/winkube/winkube/internal/winsupport"
 )
 
 type lintOptions struct {
-	formats     []string
-	outputs     []string
-	failOn      string
-	configPath  string
-	clusterPath string
-	k8sVersion  string
-	color       string
-	quiet       bool
-	workers     int
-	streams     Streams
-	failLevel   rule.Severity
-	failNever   bool
-	model       winsupport.Model
-	cfg         *config.Config
-	cluster     *cluster.Cluster
-	enabled     []*rule.Rule
+	scope
+	formats   []string
+	outputs   []string
+	failOn    string
+	color     string
+	quiet     bool
+	workers   int
+	streams   Streams
+	failLevel rule.Severity
+	failNever bool
 }
 
 func newLintCommand(s Streams) *cobra.Command {
@@ -69,9 +59,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 	f.StringArrayVarP(&o.formats, "format", "o", []string{"text"}, "output format: text, json, sarif or github (repeatable)")
 	f.StringArrayVar(&o.outputs, "output", nil, "file for the matching --format, - for stdout (repeatable; default stdout)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
-	f.StringVar(&o.configPath, "config", "", "config file (default ./"+config.FileName+" when present)")
-	f.StringVar(&o.clusterPath, "cluster", "", "cluster file to check placement against: a winkube Cluster, or kubectl get nodes -o yaml (default: the config's cluster, else the built-in reference cluster)")
-	f.StringVar(&o.k8sVersion, "kubernetes-version", "", fmt.Sprintf("Kubernetes version to check against (%s to %s; default %s)", winsupport.Oldest, winsupport.Newest, winsupport.Newest))
+	o.addFlags(f)
 	f.StringVar(&o.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no status on stderr")
 	f.IntVar(&o.workers, "workers", 0, "documents checked in parallel (default: one per CPU)")
@@ -96,50 +84,10 @@ func (o *lintOptions) validate() error {
 		}
 		o.failLevel = lvl
 	}
-	switch o.color {
-	case "auto", "always", "never":
-	default:
-		return usagef("--color %q: want auto, always or never", o.color)
+	if err := checkColor(o.color); err != nil {
+		return err
 	}
-	suite := rules.Suite()
-	path := o.configPath
-	if path == "" {
-		if _, err := os.Stat(config.FileName); err == nil {
-			path = config.FileName
-		}
-	}
-	if path != "" {
-		cfg, err := config.Load(path, suite)
-		if err != nil {
-			return usageError{err}
-		}
-		o.cfg = cfg
-	}
-	version := o.k8sVersion
-	if version == "" && o.cfg != nil {
-		version = o.cfg.KubernetesVersion
-	}
-	o.model = winsupport.Default()
-	if version != "" {
-		v, err := winsupport.ParseVersion(version)
-		if err != nil {
-			return usagef("--kubernetes-version: %v", err)
-		}
-		o.model = winsupport.ForVersion(v)
-	}
-	o.cluster = cluster.Reference()
-	if o.cfg != nil && o.cfg.Cluster != nil {
-		o.cluster = o.cfg.Cluster
-	}
-	if o.clusterPath != "" {
-		c, err := cluster.Load(o.clusterPath)
-		if err != nil {
-			return usageError{err}
-		}
-		o.cluster = c
-	}
-	o.enabled = o.cfg.Apply(suite)
-	return nil
+	return o.resolve()
 }
 
 func (o *lintOptions) run(cmd *cobra.Command, args []string) error {

@@ -8,24 +8,19 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/simulate"
-	"github.com/winkube/winkube/internal/winsupport"
 )
 
 type simulateOptions struct {
-	clusterPath string
-	k8sVersion  string
-	replicas    []string
-	max         []string
-	format      string
-	color       string
-	quiet       bool
-	streams     Streams
+	scope
+	replicas []string
+	max      []string
+	format   string
+	color    string
+	quiet    bool
+	streams  Streams
 
-	cluster   *cluster.Cluster
-	model     winsupport.Model
 	overrides map[string]int32
 }
 
@@ -65,8 +60,7 @@ failure. The output format never changes it.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.clusterPath, "cluster", "", "cluster file: a winkube Cluster, or kubectl get nodes -o yaml (default: the built-in reference cluster)")
-	f.StringVar(&o.k8sVersion, "kubernetes-version", "", fmt.Sprintf("Kubernetes version to simulate (%s to %s; default the cluster file's, else %s)", winsupport.Oldest, winsupport.Newest, winsupport.Newest))
+	o.addFlags(f)
 	f.StringArrayVar(&o.replicas, "replicas", nil, "override a workload's replicas: Kind/name=N or Kind/namespace/name=N (repeatable)")
 	f.StringArrayVar(&o.max, "max", nil, "also report how many more replicas of Kind/name (or Kind/namespace/name) fit (repeatable)")
 	f.StringVarP(&o.format, "output", "o", "text", "output format: text, json or html")
@@ -81,10 +75,8 @@ func (o *simulateOptions) validate() error {
 	default:
 		return usagef("--output %q: want text, json or html", o.format)
 	}
-	switch o.color {
-	case "auto", "always", "never":
-	default:
-		return usagef("--color %q: want auto, always or never", o.color)
+	if err := checkColor(o.color); err != nil {
+		return err
 	}
 	o.overrides = map[string]int32{}
 	for _, r := range o.replicas {
@@ -100,27 +92,7 @@ func (o *simulateOptions) validate() error {
 			return usagef("--max %q: want Kind/name or Kind/namespace/name", m)
 		}
 	}
-	o.cluster = cluster.Reference()
-	if o.clusterPath != "" {
-		c, err := cluster.Load(o.clusterPath)
-		if err != nil {
-			return usageError{err}
-		}
-		o.cluster = c
-	}
-	version := o.k8sVersion
-	if version == "" {
-		version = o.cluster.KubernetesVersion
-	}
-	o.model = winsupport.Default()
-	if version != "" {
-		v, err := winsupport.ParseVersion(version)
-		if err != nil {
-			return usagef("--kubernetes-version: %v", err)
-		}
-		o.model = winsupport.ForVersion(v)
-	}
-	return nil
+	return o.resolve()
 }
 
 func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/config"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// scope is what lint, fix and simulate resolve the same way: the config
+// file, the cluster, the Kubernetes version and the enabled rules.
+type scope struct {
+	configPath  string
+	clusterPath string
+	k8sVersion  string
+
+	cfg     *config.Config
+	cluster *cluster.Cluster
+	model   winsupport.Model
+	enabled []*rule.Rule
+}
+
+func (s *scope) addFlags(f *pflag.FlagSet) {
+	f.StringVar(&s.configPath, "config", "", "config file (default ./"+config.FileName+" when present)")
+	f.StringVar(&s.clusterPath, "cluster", "", "cluster file: a winkube Cluster, or kubectl get nodes -o yaml (default: the config's cluster, else the built-in reference cluster)")
+	f.StringVar(&s.k8sVersion, "kubernetes-version", "", fmt.Sprintf("Kubernetes version (%s to %s; default: the config's, else the cluster file's, else %s)", winsupport.Oldest, winsupport.Newest, winsupport.Newest))
+}
+
+// resolve reads the config and cluster files. Precedence: flags, then the
+// config file, then the cluster file, then the built-in defaults.
+func (s *scope) resolve() error {
+	suite := rules.Suite()
+	path := s.configPath
+	if path == "" {
+		if _, err := os.Stat(config.FileName); err == nil {
+			path = config.FileName
+		}
+	}
+	if path != "" {
+		cfg, err := config.Load(path, suite)
+		if err != nil {
+			return usageError{err}
+		}
+		s.cfg = cfg
+	}
+	s.cluster = cluster.Reference()
+	if s.cfg != nil && s.cfg.Cluster != nil {
+		s.cluster = s.cfg.Cluster
+	}
+	if s.clusterPath != "" {
+		c, err := cluster.Load(s.clusterPath)
+		if err != nil {
+			return usageError{err}
+		}
+		s.cluster = c
+	}
+	version := s.k8sVersion
+	if version == "" && s.cfg != nil {
+		version = s.cfg.KubernetesVersion
+	}
+	if version == "" {
+		version = s.cluster.KubernetesVersion
+	}
+	s.model = winsupport.Default()
+	if version != "" {
+		v, err := winsupport.ParseVersion(version)
+		if err != nil {
+			return usagef("--kubernetes-version: %v", err)
+		}
+		s.model = winsupport.ForVersion(v)
+	}
+	s.enabled = s.cfg.Apply(suite)
+	return nil
+}
+
+func checkColor(c string) error {
+	switch c {
+	case "auto", "always", "never":
+		return nil
+	}
+	return usagef("--color %q: want auto, always or never", c)
+}
