@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pmezard/go-difflib/difflib"
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/engine"
@@ -234,7 +235,7 @@ func (o *fixOptions) emit(name string, before, after []byte, notes []string) {
 		for _, n := range notes {
 			fmt.Fprintf(o.streams.Out, "# %s: %s\n", name, n)
 		}
-		d, _ := fix.Diff(name, before, after)
+		d, _ := unifiedDiff(name, before, after)
 		io.WriteString(o.streams.Out, d)
 	}
 }
@@ -257,4 +258,15 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// unifiedDiff is a unified diff of one file's change.
+func unifiedDiff(name string, before, after []byte) (string, error) {
+	return difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A:        difflib.SplitLines(string(before)),
+		B:        difflib.SplitLines(string(after)),
+		FromFile: "a/" + name,
+		ToFile:   "b/" + name,
+		Context:  3,
+	})
 }

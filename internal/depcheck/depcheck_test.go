@@ -21,7 +21,7 @@ var heavy = map[string][]string{
 	"k8s.io/client-go":              {"internal/controlplane", "internal/fidelity", "internal/live"},
 	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/"},
 	"github.com/santhosh-tekuri/":   {},
-	"github.com/pmezard/go-difflib": {"internal/fix", "internal/cli", "internal/docs", "cmd/"},
+	"github.com/pmezard/go-difflib": {"internal/cli", "internal/docs", "cmd/"},
 	"k8s.io/kubernetes":             {},
 }
 

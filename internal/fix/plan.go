@@ -3,8 +3,6 @@ package fix
 import (
 	"fmt"
 
-	"github.com/pmezard/go-difflib/difflib"
-
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -37,17 +35,6 @@ func Plan(findings []rule.Finding, p Policy) (byFile map[string][]Edit, skipped 
 		}
 	}
 	return byFile, skipped
-}
-
-// Diff is a unified diff of one file's change.
-func Diff(name string, before, after []byte) (string, error) {
-	return difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A:        difflib.SplitLines(string(before)),
-		B:        difflib.SplitLines(string(after)),
-		FromFile: "a/" + name,
-		ToFile:   "b/" + name,
-		Context:  3,
-	})
 }
 
 // Describe is a one-line account of an applied edit, for the diff header.
