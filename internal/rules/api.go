@@ -27,11 +27,15 @@ var WindowsForbiddenField = &rule.Rule{
 		Sources: []string{"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go validateWindows and validatePodResources", "seed 003 (the list of fields that must not be set)"},
 	},
 	Workload: func(p *rule.Pass) {
-		if !p.Target.Is(target.Windows) || !p.Model.Supports("pod-os") {
+		if !p.Model.Supports("pod-os") {
 			return
 		}
-		_, declared := p.Target.SpecOS()
-		declared = declared && p.Workload.Spec.OS.Name == "windows"
+		// The API server validates by spec.os.name alone, whatever the
+		// scheduling constraints say.
+		declared := p.Workload.Spec.OS != nil && p.Workload.Spec.OS.Name == "windows"
+		if !declared && !p.Target.Is(target.Windows) {
+			return
+		}
 		for _, f := range p.Model.ForbiddenFields(p.Workload.Spec, p.Workload.SpecPath) {
 			fix := &rule.Fix{Title: "remove " + f.Err.Field, Edits: []rule.Edit{{Op: rule.Remove, Path: f.Err.Field}}}
 			if declared {

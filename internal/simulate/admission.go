@@ -40,6 +40,7 @@ func podFor(wl *workload) *corev1.Pod {
 		}
 	}
 	defaultPorts(&pod.Spec)
+	defaultRequests(&pod.Spec)
 	if wl.daemon {
 		addDaemonTolerations(&pod.Spec)
 	}
@@ -60,6 +61,28 @@ func defaultPorts(s *corev1.PodSpec) {
 				if s.HostNetwork && p.HostPort == 0 {
 					p.HostPort = p.ContainerPort
 				}
+			}
+		}
+	}
+	fix(s.InitContainers)
+	fix(s.Containers)
+}
+
+// defaultRequests applies the API server's pod defaulting of requests
+// from limits (SetDefaults_Pod): a container that sets a limit and no
+// request for a resource requests its limit, and the scheduler counts it.
+func defaultRequests(s *corev1.PodSpec) {
+	fix := func(cs []corev1.Container) {
+		for i := range cs {
+			r := &cs[i].Resources
+			for name, limit := range r.Limits {
+				if _, ok := r.Requests[name]; ok {
+					continue
+				}
+				if r.Requests == nil {
+					r.Requests = corev1.ResourceList{}
+				}
+				r.Requests[name] = limit.DeepCopy()
 			}
 		}
 	}

@@ -26,6 +26,12 @@ type Input struct {
 	// Max names workloads ("Kind/name" or "Kind/namespace/name") for which
 	// the simulation also answers how many more replicas would fit.
 	Max []string
+
+	// NoKubelets models a control plane without kubelets, like the test
+	// harness: a pod a kubelet would refuse to admit (PodOSNotSupported)
+	// stays bound and keeps its node's resources instead of ending Failed.
+	// StartFailure still says what a kubelet would do.
+	NoKubelets bool
 }
 
 // Result is the outcome of a simulation.

@@ -44,7 +44,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 			rcs[rc.Name] = rc
 		}
 	}
-	r := &runner{m: m, rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}}
+	r := &runner{m: m, rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets}
 	r.prepare(wls)
 	total := 0
 	for _, wl := range wls {
@@ -77,6 +77,8 @@ type runner struct {
 	m   winsupport.Model
 	rcs map[string]*nodev1.RuntimeClass
 	s   *scheduler
+	// noKubelets keeps pods a kubelet would refuse bound (Input.NoKubelets).
+	noKubelets bool
 	// starts remembers which workloads start on which classes of nodes:
 	// the kubelet's checks read only the pod and the node's OS and build.
 	starts map[startKey]bool
@@ -219,7 +221,7 @@ func (r *runner) bindAndStart(t *tmpl, wl *workload, i int, n *node, pr *PodResu
 	pr.Node, pr.Pool = n.name, n.pool
 	r.s.bind(t, n, wl.replicaLabelSet(i))
 	pr.StartFailure = r.startFailure(wl, n)
-	if pr.StartFailure == podOSNotSupported || pr.StartFailure == podOSSelectorMismatch {
+	if !r.noKubelets && (pr.StartFailure == podOSNotSupported || pr.StartFailure == podOSSelectorMismatch) {
 		r.s.unbind()
 	}
 	if pr.StartFailure == "" && n.os == "windows" && !isHostProcess(&wl.pod.Spec) {
