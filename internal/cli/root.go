@@ -88,6 +88,7 @@ same rules at admission.`,
 		newRulesCommand(s),
 		newFixCommand(s),
 		newSimulateCommand(s),
+		newWebhookCommand(s),
 	)
 	return root
 }

@@ -1,0 +1,223 @@
+package webhook
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	nodev1 "k8s.io/api/node/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/config"
+	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
+)
+
+// ConfigKind is the kind of the webhook's config file; its apiVersion is
+// config.APIVersion (winkube.io/v1alpha1).
+const ConfigKind = "WebhookConfig"
+
+// Mode says what the webhook does with findings.
+type Mode string
+
+const (
+	// Enforce applies safe fixes on /mutate and denies on /validate what
+	// still has error findings; warnings come back as warnings.
+	Enforce Mode = "enforce"
+	// Warn changes and denies nothing: every finding, errors included,
+	// comes back as a warning from /validate; /mutate returns no patch.
+	Warn Mode = "warn"
+	// Mutate applies safe fixes like Enforce but denies nothing: what is
+	// left, errors included, comes back as warnings.
+	Mutate Mode = "mutate"
+)
+
+// Controlled-pod policies.
+const (
+	SkipControlled  = "skip"
+	CheckControlled = "check"
+)
+
+// WebhookConfig is the versioned config file of the webhook.
+type WebhookConfig struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Mode       Mode   `json:"mode,omitempty"` // default enforce
+	// Namespaces limits the namespaces checked; nil means everything but
+	// kube-system.
+	Namespaces *Namespaces `json:"namespaces,omitempty"`
+	// ObjectSelector matches the object's own labels (on UPDATE, old or
+	// new), as a webhook registration's objectSelector does.
+	ObjectSelector    *metav1.LabelSelector `json:"objectSelector,omitempty"`
+	KubernetesVersion string                `json:"kubernetesVersion,omitempty"`
+	Rules             config.Rules          `json:"rules,omitempty"`
+	// Cluster is the cluster profile; nil means cluster.Reference().
+	Cluster *cluster.Cluster `json:"cluster,omitempty"`
+	// ControlledPods says whether pods created by a ReplicaSet,
+	// StatefulSet, DaemonSet or Job are checked again: skip (default) or
+	// check.
+	ControlledPods string `json:"controlledPods,omitempty"`
+	// RuntimeClasses are the cluster's RuntimeClasses, so that workload
+	// templates naming one are checked with its scheduling merged in. The
+	// webhook reads nothing from the cluster.
+	RuntimeClasses []nodev1.RuntimeClass `json:"runtimeClasses,omitempty"`
+}
+
+// Namespaces selects namespaces by name. Exclude wins over Include; an
+// empty Include means every namespace.
+type Namespaces struct {
+	Include []string `json:"include,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
+}
+
+// DefaultExcluded are the namespaces left alone when the config does not
+// say.
+var DefaultExcluded = []string{"kube-system"}
+
+// LoadConfig reads and validates a webhook config file, reporting every
+// problem at once, each with its file:line.
+func LoadConfig(path string) (*WebhookConfig, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading webhook config %s: %w", path, err)
+	}
+	return parseConfig(path, data)
+}
+
+func parseConfig(path string, data []byte) (*WebhookConfig, error) {
+	c := &WebhookConfig{}
+	if err := manifest.DecodeStrict(path, data, c); err != nil {
+		return nil, err
+	}
+	problems := c.problems()
+	if len(problems) == 0 {
+		return c, nil
+	}
+	objs, _ := manifest.Decode(manifest.Document{File: path, Line: 1, Data: data})
+	located := make([]*manifest.Error, len(problems))
+	for i, p := range problems {
+		located[i] = &manifest.Error{File: path, Msg: p.path + ": " + p.msg}
+		if len(objs) == 1 {
+			located[i].Line, located[i].Column = objs[0].Locate(p.path)
+		}
+	}
+	sort.SliceStable(located, func(i, j int) bool {
+		a, b := located[i], located[j]
+		return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
+	})
+	errs := make([]error, len(located))
+	for i, e := range located {
+		errs[i] = e
+	}
+	return nil, errors.Join(errs...)
+}
+
+type problem struct{ path, msg string }
+
+// problems checks the config; paths are API-style from the file's root.
+func (c *WebhookConfig) problems() []problem {
+	var ps []problem
+	add := func(path, format string, args ...any) { ps = append(ps, problem{path, fmt.Sprintf(format, args...)}) }
+	if c.APIVersion != config.APIVersion {
+		add("apiVersion", "must be %s, got %q", config.APIVersion, c.APIVersion)
+	}
+	if c.Kind != ConfigKind {
+		add("kind", "must be %s, got %q", ConfigKind, c.Kind)
+	}
+	switch c.Mode {
+	case "", Enforce, Warn, Mutate:
+	default:
+		add("mode", "must be enforce, warn or mutate, got %q", c.Mode)
+	}
+	switch c.ControlledPods {
+	case "", SkipControlled, CheckControlled:
+	default:
+		add("controlledPods", "must be skip or check, got %q", c.ControlledPods)
+	}
+	if c.Namespaces != nil {
+		for field, names := range map[string][]string{"namespaces.include": c.Namespaces.Include, "namespaces.exclude": c.Namespaces.Exclude} {
+			for i, n := range names {
+				for _, msg := range validation.IsDNS1123Label(n) {
+					add(fmt.Sprintf("%s[%d]", field, i), "%q is not a namespace name: %s", n, msg)
+				}
+			}
+		}
+	}
+	if c.ObjectSelector != nil {
+		if _, err := metav1.LabelSelectorAsSelector(c.ObjectSelector); err != nil {
+			add("objectSelector", "%v", err)
+		}
+	}
+	for i, rc := range c.RuntimeClasses {
+		if rc.Name == "" {
+			add(fmt.Sprintf("runtimeClasses[%d].metadata.name", i), "required")
+		}
+		if rc.Handler == "" {
+			add(fmt.Sprintf("runtimeClasses[%d].handler", i), "required")
+		}
+	}
+	// The shared parts are checked as lint checks .winkube.yaml.
+	shared := config.Config{APIVersion: config.APIVersion, Kind: config.Kind, KubernetesVersion: c.KubernetesVersion, Rules: c.Rules}
+	for _, err := range unjoin(shared.Validate(rules.Suite())) {
+		path, msg, _ := strings.Cut(err.Error(), ": ")
+		add(path, "%s", msg)
+	}
+	if c.Cluster != nil {
+		for _, err := range unjoin(c.Cluster.Validate()) {
+			path, msg, _ := strings.Cut(err.Error(), ": ")
+			add("cluster."+path, "%s", msg)
+		}
+	}
+	return ps
+}
+
+// unjoin flattens an errors.Join tree into its leaves.
+func unjoin(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, unjoin(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// mode returns the configured mode, defaulted.
+func (c *WebhookConfig) mode() Mode {
+	if c.Mode == "" {
+		return Enforce
+	}
+	return c.Mode
+}
+
+// excluded returns the excluded namespaces, defaulted.
+func (c *WebhookConfig) excluded() []string {
+	if c.Namespaces == nil {
+		return DefaultExcluded
+	}
+	return c.Namespaces.Exclude
+}
+
+// enabledRules are the rules this config runs: the suite's, with the
+// config's overrides.
+func (c *WebhookConfig) enabledRules() []*rule.Rule {
+	shared := &config.Config{Rules: c.Rules}
+	var out []*rule.Rule
+	for _, r := range shared.Apply(rules.Suite()) {
+		// Corpus rules look across objects; admission sees one.
+		if r.Corpus == nil && r.ID != engine.LoadErrorID {
+			out = append(out, r)
+		}
+	}
+	return out
+}
