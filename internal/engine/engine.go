@@ -88,7 +88,7 @@ func Run(ctx context.Context, inputs []manifest.Input, opts Options) (*Result, e
 func Check(objs []*manifest.Object, opts Options) *Result {
 	r := newRun(opts)
 	for i, o := range objs {
-		r.object(i, o)
+		r.object(i, o, nil)
 	}
 	return r.finish()
 }
@@ -112,7 +112,8 @@ type run struct {
 	rcs       map[string]*nodev1.RuntimeClass
 	deferred  []deferredWorkload
 	services  []*manifest.Object
-	seqOf     map[*manifest.Object]int // input position of every Service, for Corpus findings
+	seqOf     map[*manifest.Object]int                // input position of every Service, for Corpus findings
+	raw       map[*manifest.Object]*manifest.Document // the text of objects kept without their node tree
 	summaries []rule.Summary
 }
 
@@ -121,16 +122,20 @@ type seqFinding struct {
 	f   rule.Finding
 }
 
+// deferredWorkload waits for its RuntimeClass. It keeps the document's
+// text rather than the parsed object, and is decoded again at the end.
 type deferredWorkload struct {
-	seq int
-	obj *manifest.Object
+	seq  int
+	obj  *manifest.Object // when there is no document (Check)
+	doc  *manifest.Document
+	item int
 }
 
 func newRun(opts Options) *run {
 	if opts.Cluster == nil {
 		opts.Cluster = cluster.Reference()
 	}
-	r := &run{opts: opts, objRules: map[string][]*rule.Rule{}, rcs: map[string]*nodev1.RuntimeClass{}, seqOf: map[*manifest.Object]int{}}
+	r := &run{opts: opts, objRules: map[string][]*rule.Rule{}, rcs: map[string]*nodev1.RuntimeClass{}, seqOf: map[*manifest.Object]int{}, raw: map[*manifest.Object]*manifest.Document{}}
 	for _, rc := range opts.RuntimeClasses {
 		r.rcs[rc.Name] = rc
 	}
@@ -157,7 +162,7 @@ func (r *run) document(j job) {
 		r.loadError(j.seq, e)
 	}
 	for _, o := range objs {
-		r.object(j.seq, o)
+		r.object(j.seq, o, &j.doc)
 	}
 }
 
@@ -174,15 +179,26 @@ func (r *run) loadError(seq int, e *manifest.Error) {
 	r.mu.Unlock()
 }
 
-func (r *run) object(seq int, o *manifest.Object) {
+// object checks one object. doc, when given, is the document it came
+// from: what the run must keep of it until the end (a Service for the
+// cross-object rules, a workload waiting for its RuntimeClass) is kept as
+// that text rather than as the parsed object.
+func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 	r.mu.Lock()
 	r.objects++
 	if rc, ok := o.Typed.(*nodev1.RuntimeClass); ok {
 		r.rcs[rc.Name] = rc
 	}
 	if o.Kind == "Service" && o.Typed != nil {
-		r.services = append(r.services, o)
-		r.seqOf[o] = seq
+		keep := o
+		if doc != nil {
+			light := *o
+			light.Root = nil
+			keep = &light
+			r.raw[keep] = doc
+		}
+		r.services = append(r.services, keep)
+		r.seqOf[keep] = seq
 	}
 	r.mu.Unlock()
 
@@ -197,7 +213,11 @@ func (r *run) object(seq int, o *manifest.Object) {
 	if w := o.Workload(); w != nil {
 		if w.Spec.RuntimeClassName != nil && *w.Spec.RuntimeClassName != "" && r.runtimeClass(*w.Spec.RuntimeClassName) == nil {
 			r.mu.Lock()
-			r.deferred = append(r.deferred, deferredWorkload{seq, o})
+			d := deferredWorkload{seq: seq, obj: o}
+			if doc != nil {
+				d = deferredWorkload{seq: seq, doc: doc, item: o.Item}
+			}
+			r.deferred = append(r.deferred, d)
 			r.mu.Unlock()
 		} else {
 			out = append(out, r.checkWorkload(o, w)...)
@@ -253,6 +273,7 @@ func (r *run) add(seq int, fs []rule.Finding) {
 	if len(fs) == 0 {
 		return
 	}
+	r.settle(fs)
 	r.mu.Lock()
 	for _, f := range fs {
 		r.findings = append(r.findings, seqFinding{seq, f})
@@ -260,9 +281,65 @@ func (r *run) add(seq int, fs []rule.Finding) {
 	r.mu.Unlock()
 }
 
+// full returns obj with its node tree, decoding its document again when
+// the run kept only the text.
+func (r *run) full(obj *manifest.Object) *manifest.Object {
+	if obj.Root != nil {
+		return obj
+	}
+	r.mu.Lock()
+	doc := r.raw[obj]
+	r.mu.Unlock()
+	if doc == nil {
+		return obj
+	}
+	return reread(doc, obj.Item)
+}
+
+// reread decodes a document again and returns its object (or List item).
+func reread(doc *manifest.Document, item int) *manifest.Object {
+	objs, _ := manifest.Decode(*doc)
+	for _, o := range objs {
+		if o.Item == item {
+			return o
+		}
+	}
+	return &manifest.Object{File: doc.File, Doc: doc.Index, Item: item, Root: &manifest.Node{}}
+}
+
+// settle resolves the findings' positions and suppression while their
+// object is at hand, then points them at a copy of the object that keeps
+// only its identity, so a run holds findings, not documents.
+func (r *run) settle(fs []rule.Finding) {
+	var obj, ident *manifest.Object
+	var ig map[string]bool
+	for i := range fs {
+		f := &fs[i]
+		if f.Object == nil {
+			continue
+		}
+		if f.Object != obj {
+			obj = f.Object
+			ident = &manifest.Object{File: obj.File, Doc: obj.Doc, Item: obj.Item, APIVersion: obj.APIVersion, Kind: obj.Kind, Namespace: obj.Namespace, Name: obj.Name}
+			obj = r.full(obj)
+			ig = ignored(obj)
+		}
+		f.File = obj.File
+		f.Line, f.Column = obj.Locate(f.Path)
+		f.Suppressed = ig["all"] || ig[f.Rule]
+		f.Object = ident
+	}
+}
+
 func (r *run) finish() *Result {
 	for _, d := range r.deferred {
-		r.add(d.seq, r.checkWorkload(d.obj, d.obj.Workload()))
+		o := d.obj
+		if o == nil {
+			o = reread(d.doc, d.item)
+		}
+		if w := o.Workload(); w != nil {
+			r.add(d.seq, r.checkWorkload(o, w))
+		}
 	}
 	var out []rule.Finding
 	emit := func(f rule.Finding) { out = append(out, f) }
@@ -270,24 +347,16 @@ func (r *run) finish() *Result {
 		ru.Corpus(&rule.CorpusPass{Rule: ru, Services: r.services, Workloads: r.summaries, Cluster: r.opts.Cluster, Model: r.opts.Model, Emit: emit})
 	}
 	for _, f := range out {
-		r.findings = append(r.findings, seqFinding{r.seqOf[f.Object], f})
+		seq := r.seqOf[f.Object]
+		one := []rule.Finding{f}
+		r.settle(one)
+		r.findings = append(r.findings, seqFinding{seq, one[0]})
 	}
 	res := &Result{Files: r.files, Objects: r.objects, Findings: make([]rule.Finding, 0, len(r.findings))}
 	sort.SliceStable(r.findings, func(i, j int) bool { return r.findings[i].seq < r.findings[j].seq })
 	fileOrder := map[string]int{}
-	ignores := map[*manifest.Object]map[string]bool{}
 	for _, sf := range r.findings {
 		f := sf.f
-		if f.Object != nil {
-			f.File = f.Object.File
-			f.Line, f.Column = f.Object.Locate(f.Path)
-			ig, ok := ignores[f.Object]
-			if !ok {
-				ig = ignored(f.Object)
-				ignores[f.Object] = ig
-			}
-			f.Suppressed = ig["all"] || ig[f.Rule]
-		}
 		if _, ok := fileOrder[f.File]; !ok {
 			fileOrder[f.File] = len(fileOrder)
 		}

@@ -110,6 +110,7 @@ func Each(in Input, fn func(Document)) *Error {
 	}
 	defer r.Close()
 	s := NewSplitter(in.Name, r, in.JSON)
+	defer s.release()
 	for {
 		doc, err := s.Next()
 		if err == io.EOF {

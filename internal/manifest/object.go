@@ -11,7 +11,11 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 )
 
-// Object is one Kubernetes object read from the input.
+// Object is one Kubernetes object read from the input. The values of
+// Root, and most strings of Typed, share the text of the document: copy
+// (strings.Clone) a string that must outlive the object, or it keeps the
+// whole document in memory. The identity fields and string maps (labels,
+// annotations, selectors) are copies already.
 type Object struct {
 	File       string
 	Doc        int // index of the document in its file
@@ -43,28 +47,31 @@ func (o *Object) Ref() string {
 	return o.Kind + "/" + o.Name
 }
 
+// groupKind keys typedKinds without building a string per object.
+type groupKind struct{ group, kind string }
+
 // typedKinds maps group/Kind to a constructor of its typed object. Older
 // API versions of the same kind decode into the current struct: the fields
 // winkube reads have not moved.
-var typedKinds = map[string]func() any{
-	"/Pod":                        func() any { return new(corev1.Pod) },
-	"/ReplicationController":      func() any { return new(corev1.ReplicationController) },
-	"/Service":                    func() any { return new(corev1.Service) },
-	"/Node":                       func() any { return new(corev1.Node) },
-	"/PersistentVolume":           func() any { return new(corev1.PersistentVolume) },
-	"/PersistentVolumeClaim":      func() any { return new(corev1.PersistentVolumeClaim) },
-	"/PodTemplate":                func() any { return new(corev1.PodTemplate) },
-	"apps/Deployment":             func() any { return new(appsv1.Deployment) },
-	"apps/StatefulSet":            func() any { return new(appsv1.StatefulSet) },
-	"apps/DaemonSet":              func() any { return new(appsv1.DaemonSet) },
-	"apps/ReplicaSet":             func() any { return new(appsv1.ReplicaSet) },
-	"extensions/Deployment":       func() any { return new(appsv1.Deployment) },
-	"extensions/DaemonSet":        func() any { return new(appsv1.DaemonSet) },
-	"extensions/ReplicaSet":       func() any { return new(appsv1.ReplicaSet) },
-	"batch/Job":                   func() any { return new(batchv1.Job) },
-	"batch/CronJob":               func() any { return new(batchv1.CronJob) },
-	"node.k8s.io/RuntimeClass":    func() any { return new(nodev1.RuntimeClass) },
-	"storage.k8s.io/StorageClass": func() any { return new(storagev1.StorageClass) },
+var typedKinds = map[groupKind]func() any{
+	{"", "Pod"}:                        func() any { return new(corev1.Pod) },
+	{"", "ReplicationController"}:      func() any { return new(corev1.ReplicationController) },
+	{"", "Service"}:                    func() any { return new(corev1.Service) },
+	{"", "Node"}:                       func() any { return new(corev1.Node) },
+	{"", "PersistentVolume"}:           func() any { return new(corev1.PersistentVolume) },
+	{"", "PersistentVolumeClaim"}:      func() any { return new(corev1.PersistentVolumeClaim) },
+	{"", "PodTemplate"}:                func() any { return new(corev1.PodTemplate) },
+	{"apps", "Deployment"}:             func() any { return new(appsv1.Deployment) },
+	{"apps", "StatefulSet"}:            func() any { return new(appsv1.StatefulSet) },
+	{"apps", "DaemonSet"}:              func() any { return new(appsv1.DaemonSet) },
+	{"apps", "ReplicaSet"}:             func() any { return new(appsv1.ReplicaSet) },
+	{"extensions", "Deployment"}:       func() any { return new(appsv1.Deployment) },
+	{"extensions", "DaemonSet"}:        func() any { return new(appsv1.DaemonSet) },
+	{"extensions", "ReplicaSet"}:       func() any { return new(appsv1.ReplicaSet) },
+	{"batch", "Job"}:                   func() any { return new(batchv1.Job) },
+	{"batch", "CronJob"}:               func() any { return new(batchv1.CronJob) },
+	{"node.k8s.io", "RuntimeClass"}:    func() any { return new(nodev1.RuntimeClass) },
+	{"storage.k8s.io", "StorageClass"}: func() any { return new(storagev1.StorageClass) },
 }
 
 // Decode parses one document into its objects: one, the items of a List,
@@ -72,6 +79,9 @@ var typedKinds = map[string]func() any{
 // whose typed decoding failed is still returned, with Typed nil, so rules
 // that only need its metadata can run.
 func Decode(doc Document) ([]*Object, []*Error) {
+	if doc.Err != nil {
+		return nil, []*Error{doc.Err}
+	}
 	if e := helmTemplate(doc); e != nil {
 		return nil, []*Error{e}
 	}
@@ -79,7 +89,7 @@ func Decode(doc Document) ([]*Object, []*Error) {
 	if perr != nil {
 		return nil, []*Error{perr}
 	}
-	if root == nil {
+	if root.IsNull() { // empty, or an explicit null ("--- ~")
 		return nil, nil
 	}
 	var objs []*Object
@@ -94,7 +104,7 @@ func Decode(doc Document) ([]*Object, []*Error) {
 	if root.Kind == MappingNode && strings.HasSuffix(root.String("kind"), "List") && root.Get("items") != nil {
 		items := root.Get("items")
 		if items.Kind != SequenceNode && !items.IsNull() {
-			return nil, []*Error{{File: doc.File, Line: items.Line, Column: items.Column, Msg: "items: expected a list, got " + describe(items)}}
+			return nil, []*Error{{File: doc.File, Line: items.Line, Column: items.Column, Msg: "items: expected a list, got " + describe(items), Hint: "a List holds its objects in a YAML list under items"}}
 		}
 		for i, it := range items.Content {
 			add(it, i)
@@ -110,19 +120,21 @@ func decodeObject(doc Document, n *Node, item int) (*Object, []*Error) {
 		return nil, []*Error{{File: doc.File, Line: n.Line, Column: n.Column,
 			Msg: fmt.Sprintf("not a Kubernetes object: the document is %s", describe(n)), Hint: "each document must be a mapping with apiVersion and kind"}}
 	}
+	// The identity is copied out of the document's text: it outlives the
+	// object in summaries and messages.
 	o := &Object{File: doc.File, Doc: doc.Index, Item: item, Root: n,
-		APIVersion: n.String("apiVersion"), Kind: n.String("kind")}
+		APIVersion: strings.Clone(n.String("apiVersion")), Kind: strings.Clone(n.String("kind"))}
 	if o.APIVersion == "" || o.Kind == "" {
 		return nil, []*Error{{File: doc.File, Line: n.Line, Column: n.Column,
 			Msg: "not a Kubernetes object: apiVersion or kind is missing", Hint: "winkube reads Kubernetes manifests; leave other YAML (Helm values, CI config) out of the input"}}
 	}
 	meta := n.Get("metadata")
-	o.Name, o.Namespace = meta.String("name"), meta.String("namespace")
+	o.Name, o.Namespace = strings.Clone(meta.String("name")), strings.Clone(meta.String("namespace"))
 	if o.Name == "" {
-		o.Name = meta.String("generateName")
+		o.Name = strings.Clone(meta.String("generateName"))
 	}
 	errs := placeholders(doc.File, n)
-	if newObj, ok := typedKinds[o.Group()+"/"+o.Kind]; ok {
+	if newObj, ok := typedKinds[groupKind{o.Group(), o.Kind}]; ok {
 		typed := newObj()
 		if err := decodeInto(doc.File, n, typed); err != nil {
 			return o, append(errs, err)

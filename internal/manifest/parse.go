@@ -1,10 +1,7 @@
 package manifest
 
 import (
-	"bytes"
 	"fmt"
-	"regexp"
-	"strconv"
 
 	"gopkg.in/yaml.v3"
 )
@@ -13,11 +10,20 @@ import (
 // so a "billion laughs" document fails fast instead of eating memory.
 const maxNodes = 1 << 20
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // parseYAML parses one document into a Node tree. line is the document's
 // first line in its file; positions in the result are file positions.
+// The fast parser handles the block-style YAML that manifests are written
+// in; anything it does not fully understand goes to yaml.v3, which gives
+// the same tree, slower.
 func parseYAML(file string, line int, data []byte) (*Node, *Error) {
+	if n, ok := parseFast(line, data); ok {
+		return n, nil
+	}
+	return parseSlow(file, line, data)
+}
+
+// parseSlow parses with yaml.v3.
+func parseSlow(file string, line int, data []byte) (*Node, *Error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, yamlError(file, line, data, err)
@@ -26,30 +32,58 @@ func parseYAML(file string, line int, data []byte) (*Node, *Error) {
 		return nil, nil // empty document
 	}
 	c := converter{file: file, offset: line - 1}
-	n, err := c.convert(doc.Content[0])
-	if err != nil {
-		return nil, err
+	if s := (sizer{}); s.size(doc.Content[0]) > maxNodes {
+		return nil, c.errorf(s.at(doc.Content[0]), "remove the recursive or repeated aliases", "document expands to more than %d nodes (excessive aliasing)", maxNodes)
 	}
-	return n, nil
+	return c.convert(doc.Content[0])
 }
 
-func yamlError(file string, line int, data []byte, err error) *Error {
-	e := &Error{File: file, Line: line, Msg: err.Error()}
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		l, _ := strconv.Atoi(m[1])
-		e.Line = line + l - 1
-		e.Msg = m[2]
+// sizer counts the nodes a tree expands to when its aliases are followed,
+// without expanding them: each anchored node is counted once and its size
+// reused, so a billion laughs costs a few hundred steps, and an alias
+// inside its own anchor counts as too many.
+type sizer struct {
+	memo  map[*yaml.Node]int // alias target -> size; -1 while being counted
+	worst *yaml.Node         // where to report: a cyclic alias, or the innermost collection that is too big
+}
+
+func (s *sizer) size(y *yaml.Node) int {
+	if y.Kind == yaml.AliasNode && y.Alias != nil {
+		if s.memo == nil {
+			s.memo = map[*yaml.Node]int{}
+		}
+		n, seen := s.memo[y.Alias]
+		if !seen {
+			s.memo[y.Alias] = -1
+			n = s.size(y.Alias)
+			s.memo[y.Alias] = n
+		}
+		if n < 0 {
+			n = maxNodes + 1
+			if s.worst == nil {
+				s.worst = y
+			}
+		}
+		return 1 + n
 	}
-	e.Msg = "invalid YAML: " + e.Msg
-	switch {
-	case bytes.Contains(data, []byte("{{")):
-		e.Hint = "this looks like a Helm template; render it first: helm template ./chart | winkube lint -"
-	case bytes.Contains(data, []byte("\t")) && bytes.Contains([]byte(err.Error()), []byte("cannot start any token")):
-		e.Hint = "YAML does not allow tabs for indentation; use spaces"
-	default:
-		e.Hint = "check the indentation and quoting on this line and the one before it"
+	n := 1
+	for _, c := range y.Content {
+		if n += s.size(c); n > maxNodes {
+			if s.worst == nil { // the innermost collection that is too big
+				s.worst = y
+			}
+			return n
+		}
 	}
-	return e
+	return n
+}
+
+// at is where to report an excessive expansion.
+func (s *sizer) at(root *yaml.Node) *yaml.Node {
+	if s.worst != nil {
+		return s.worst
+	}
+	return root
 }
 
 type converter struct {
@@ -94,9 +128,16 @@ func (c *converter) convert(y *yaml.Node) (*Node, *Error) {
 	return &Node{Kind: ScalarNode, Tag: scalarTag(y), Value: y.Value, Line: y.Line + c.offset, Column: y.Column}, nil
 }
 
+// keySeen is where a mapping's key sits in Content, and whether it came
+// from a merge key (an explicit key replaces a merged one, in any order).
+type keySeen struct {
+	at     int
+	merged bool
+}
+
 func (c *converter) mapping(y *yaml.Node) (*Node, *Error) {
 	n := &Node{Kind: MappingNode, Line: y.Line + c.offset, Column: y.Column, Content: make([]*Node, 0, len(y.Content))}
-	seen := make(map[string]int, len(y.Content)/2)
+	seen := make(map[string]keySeen, len(y.Content)/2)
 	for i := 0; i+1 < len(y.Content); i += 2 {
 		k, v := y.Content[i], y.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
@@ -108,22 +149,29 @@ func (c *converter) mapping(y *yaml.Node) (*Node, *Error) {
 		if k.Kind != yaml.ScalarNode {
 			return nil, c.errorf(k, "Kubernetes objects only have string keys", "mapping key is not a scalar")
 		}
-		if prev, dup := seen[k.Value]; dup {
-			return nil, c.errorf(k, "remove one of them; Kubernetes rejects duplicate fields", "mapping key %q already defined at line %d", k.Value, prev)
+		prev, dup := seen[k.Value]
+		if dup && !prev.merged {
+			return nil, c.errorf(k, "remove one of them; Kubernetes rejects duplicate fields", "mapping key %q already defined at line %d", k.Value, n.Content[prev.at].Line)
 		}
-		seen[k.Value] = k.Line + c.offset
 		key := &Node{Kind: ScalarNode, Tag: TagStr, Value: k.Value, Line: k.Line + c.offset, Column: k.Column}
 		val, err := c.convert(v)
 		if err != nil {
 			return nil, err
 		}
+		if dup {
+			n.Content[prev.at], n.Content[prev.at+1] = key, val
+			seen[k.Value] = keySeen{at: prev.at}
+			continue
+		}
+		seen[k.Value] = keySeen{at: len(n.Content)}
 		n.Content = append(n.Content, key, val)
 	}
 	return n, nil
 }
 
-// merge applies a YAML merge key (<<: *anchor): keys already present win.
-func (c *converter) merge(n *Node, seen map[string]int, v *yaml.Node) *Error {
+// merge applies a YAML merge key (<<: *anchor): keys already present win,
+// and earlier mappings of a merged list win over later ones.
+func (c *converter) merge(n *Node, seen map[string]keySeen, v *yaml.Node) *Error {
 	src, err := c.convert(v)
 	if err != nil {
 		return err
@@ -134,13 +182,13 @@ func (c *converter) merge(n *Node, seen map[string]int, v *yaml.Node) *Error {
 	}
 	for _, s := range sources {
 		if s.Kind != MappingNode {
-			return c.errorf(v, "", "merge key value is not a mapping")
+			return c.errorf(v, "merge a mapping, or a list of mappings", "merge key value is not a mapping")
 		}
 		for i := 0; i+1 < len(s.Content); i += 2 {
 			if _, ok := seen[s.Content[i].Value]; ok {
 				continue
 			}
-			seen[s.Content[i].Value] = s.Content[i].Line
+			seen[s.Content[i].Value] = keySeen{at: len(n.Content), merged: true}
 			n.Content = append(n.Content, s.Content[i], s.Content[i+1])
 		}
 	}

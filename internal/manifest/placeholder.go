@@ -11,10 +11,16 @@ import (
 // <image-name>, __acrName__, ${VAR}.
 var placeholderRE = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_. -]*>|__[A-Za-z][A-Za-z0-9_]*__|\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
 
-// placeholderKeys are the fields where a placeholder means the manifest
-// cannot be applied as written. Free text (ConfigMap data, commands,
-// annotations) may legitimately hold such strings.
-var placeholderKeys = map[string]bool{"image": true, "name": true, "namespace": true, "serviceAccountName": true, "runtimeClassName": true, "claimName": true}
+// placeholderKey reports the fields where a placeholder means the
+// manifest cannot be applied as written. Free text (ConfigMap data,
+// commands, annotations) may legitimately hold such strings.
+func placeholderKey(key string) bool {
+	switch key {
+	case "image", "name", "namespace", "serviceAccountName", "runtimeClassName", "claimName":
+		return true
+	}
+	return false
+}
 
 // placeholders reports template placeholders in identifying fields, once
 // per document.
@@ -36,7 +42,7 @@ func placeholders(file string, root *Node) []*Error {
 			if n.Tag != TagStr {
 				return
 			}
-			if !ph && placeholderKeys[key] {
+			if !ph && placeholderKey(key) && mayHoldPlaceholder(n.Value) {
 				if m := placeholderRE.FindString(n.Value); m != "" {
 					ph = true
 					errs = append(errs, &Error{File: file, Line: n.Line, Column: n.Column,
@@ -48,6 +54,12 @@ func placeholders(file string, root *Node) []*Error {
 	}
 	walk(root, "")
 	return errs
+}
+
+// mayHoldPlaceholder is a quick test before the regular expression:
+// every placeholder has a "<", "__" or "${".
+func mayHoldPlaceholder(s string) bool {
+	return strings.IndexByte(s, '<') >= 0 || strings.Contains(s, "__") || strings.Contains(s, "${")
 }
 
 // helmTemplate reports a document that still holds Helm template actions.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // MaxDocumentSize bounds one document; memory use follows the largest
@@ -17,6 +18,9 @@ type Document struct {
 	Index int // 0-based position of the document in its file
 	Line  int // 1-based line of the document's first line
 	Data  []byte
+	// Err is set instead of Data for a document that could not be read
+	// whole (it is over MaxDocumentSize); Decode reports it.
+	Err *Error
 }
 
 // Splitter reads the documents of a YAML stream one at a time.
@@ -27,16 +31,49 @@ type Splitter struct {
 	index int
 	json  bool
 	done  bool
+	limit int    // largest document accepted, MaxDocumentSize but for tests
+	carry []byte // content that followed a "---" on its line, for the next document
+	begun bool   // the encoding has been sniffed
+	buf   []byte // the document being read, reused
+	// pooled came from the pool (r wraps pooled.r for UTF-16).
+	pooled *buffers
 }
 
+// buffers pools a splitter's buffers: a folder of small files would
+// otherwise allocate them, and grow them, once per file.
+type buffers struct {
+	r   *bufio.Reader
+	doc []byte
+}
+
+var pool = sync.Pool{New: func() any { return &buffers{r: bufio.NewReaderSize(nil, 64<<10)} }}
+
 // NewSplitter reads documents of file from r. A JSON file is one document.
+// UTF-16 input (what Windows PowerShell's > writes) is read as UTF-8.
 func NewSplitter(file string, r io.Reader, isJSON bool) *Splitter {
-	return &Splitter{file: file, r: bufio.NewReaderSize(r, 64<<10), json: isJSON}
+	b := pool.Get().(*buffers)
+	b.r.Reset(r)
+	return &Splitter{file: file, r: b.r, buf: b.doc[:0], pooled: b, json: isJSON, limit: MaxDocumentSize}
+}
+
+// release hands the buffers back for the next file; the splitter is not
+// used again. A buffer grown for a huge document is left to the collector.
+func (s *Splitter) release() {
+	if b := s.pooled; b != nil {
+		b.r.Reset(nil)
+		b.doc = nil
+		if cap(s.buf) <= 1<<20 {
+			b.doc = s.buf[:0]
+		}
+		pool.Put(b)
+		s.pooled, s.r, s.buf = nil, nil, nil
+	}
 }
 
 // Next returns the next document, io.EOF after the last, or an *Error that
-// ends the file (binary content, a document over MaxDocumentSize, a read
-// failure).
+// ends the file (binary content, a read failure). A document over
+// MaxDocumentSize comes back with Err set, and the documents after it are
+// still read.
 func (s *Splitter) Next() (Document, error) {
 	for !s.done {
 		doc, err := s.next()
@@ -44,7 +81,7 @@ func (s *Splitter) Next() (Document, error) {
 			s.done = true
 			return Document{}, err
 		}
-		if doc.Data == nil {
+		if doc.Data == nil && doc.Err == nil {
 			continue
 		}
 		doc.Index = s.index
@@ -55,59 +92,96 @@ func (s *Splitter) Next() (Document, error) {
 }
 
 func (s *Splitter) next() (Document, error) {
+	if !s.begun {
+		s.begun = true
+		if dec := utf16Source(s.r); dec != nil {
+			s.r = bufio.NewReaderSize(dec, 64<<10)
+		}
+	}
 	doc := Document{File: s.file, Line: s.line + 1}
-	var buf []byte
+	buf := s.buf[:0]
+	defer func() { s.buf = buf[:0] }()
+	if s.carry != nil {
+		doc.Line, buf, s.carry = s.line, append(buf, s.carry...), nil
+	}
 	for {
-		line, err := s.r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// A very long line: gather it whole.
-			long := append([]byte(nil), line...)
-			for err == bufio.ErrBufferFull {
-				line, err = s.r.ReadSlice('\n')
-				long = append(long, line...)
-				if len(long) > MaxDocumentSize {
-					return doc, s.tooLarge(doc.Line)
-				}
-			}
-			line = long
+		line, long, err := s.readLine()
+		if long {
+			doc.Err, buf = s.tooLarge(doc.Line), nil
 		}
 		if len(line) > 0 {
 			s.line++
 			if s.line == 1 {
 				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 			}
-			if bytes.IndexByte(line, 0) >= 0 {
-				return doc, &Error{File: s.file, Line: s.line, Msg: "binary content (NUL byte)", Hint: "winkube reads YAML and JSON text files; remove binary files from the input"}
+			if i := bytes.IndexByte(line, 0); i >= 0 {
+				return doc, &Error{File: s.file, Line: s.line, Column: i + 1, Msg: "binary content (NUL byte)", Hint: "winkube reads YAML and JSON text files; remove binary files from the input"}
 			}
 			if !s.json && isSeparator(line) {
-				if hasContent(buf) {
-					doc.Data = buf
+				// "--- {a: 1}" or "--- |": the rest of the line belongs to
+				// the next document; blank the marker to keep columns.
+				if rest := line[3:]; hasContent(rest) {
+					s.carry = append(bytes.Repeat([]byte(" "), 3), rest...)
 				}
-				return doc, nil
+				return s.finish(doc, buf), nil
 			}
 			if !s.json && isDocEnd(line) {
-				continue
+				// "..." ends the document; what follows starts a new one
+				// even without a "---".
+				return s.finish(doc, buf), nil
 			}
-			buf = append(buf, line...)
-			if len(buf) > MaxDocumentSize {
-				return doc, s.tooLarge(doc.Line)
+			if doc.Err == nil {
+				buf = append(buf, line...)
+			}
+			if len(buf) > s.limit {
+				doc.Err, buf = s.tooLarge(doc.Line), nil
 			}
 		}
 		if err == io.EOF {
 			s.done = true
-			if hasContent(buf) {
-				doc.Data = buf
-			}
-			return doc, nil
+			return s.finish(doc, buf), nil
 		}
 		if err != nil {
-			return doc, &Error{File: s.file, Line: s.line, Msg: fmt.Sprintf("reading: %v", err)}
+			return doc, &Error{File: s.file, Line: s.line, Msg: fmt.Sprintf("reading: %v", err), Hint: "check that the file is readable"}
 		}
 	}
 }
 
-func (s *Splitter) tooLarge(line int) error {
-	return &Error{File: s.file, Line: line, Msg: fmt.Sprintf("document is larger than %d MiB", MaxDocumentSize>>20), Hint: "split it into smaller documents"}
+// finish keeps the document, in a buffer of its own, if it has content.
+func (s *Splitter) finish(doc Document, buf []byte) Document {
+	if doc.Err == nil && hasContent(buf) {
+		doc.Data = bytes.Clone(buf)
+	}
+	return doc
+}
+
+// readLine returns the next line with its newline. A line longer than the
+// bufio buffer is gathered whole, up to the document limit; past that it
+// is skipped and readLine returns just its newline, with long set.
+func (s *Splitter) readLine() (line []byte, long bool, err error) {
+	line, err = s.r.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, false, err
+	}
+	gathered := append([]byte(nil), line...)
+	for err == bufio.ErrBufferFull {
+		line, err = s.r.ReadSlice('\n')
+		if len(gathered) <= s.limit {
+			gathered = append(gathered, line...)
+		}
+	}
+	if len(gathered) > s.limit {
+		return []byte("\n")[:min(len(line), 1)], true, err
+	}
+	return gathered, false, err
+}
+
+func (s *Splitter) tooLarge(line int) *Error {
+	size := fmt.Sprintf("%d MiB", s.limit>>20)
+	if s.limit < 1<<20 {
+		size = fmt.Sprintf("%d bytes", s.limit)
+	}
+	return &Error{File: s.file, Line: line, Msg: "document is larger than " + size, Hint: "split it into smaller documents"}
 }
 
 func isSeparator(line []byte) bool {
@@ -119,7 +193,11 @@ func isSeparator(line []byte) bool {
 }
 
 func isDocEnd(line []byte) bool {
-	return bytes.Equal(bytes.TrimRight(line, " \t\r\n"), []byte("..."))
+	if !bytes.HasPrefix(line, []byte("...")) {
+		return false
+	}
+	rest := bytes.TrimLeft(line[3:], " \t")
+	return len(rest) == 0 || rest[0] == '#' || rest[0] == '\n' || rest[0] == '\r'
 }
 
 // hasContent reports whether buf has anything but blank and comment lines.

@@ -20,7 +20,8 @@ func DecodeStrict(file string, data []byte, v any) error {
 		return &Error{File: file, Line: 1, Msg: "file is empty"}
 	}
 	d := decoder{file: file, strict: true}
-	d.value(root, reflect.ValueOf(v).Elem(), "")
+	rv := reflect.ValueOf(v).Elem()
+	d.value(root, rv, planOf(rv.Type()))
 	if len(d.errs) == 0 {
 		return nil
 	}
@@ -32,7 +33,7 @@ func DecodeStrict(file string, data []byte, v any) error {
 }
 
 // didYouMean suggests the known field closest to name.
-func didYouMean(name string, fields map[string][]int) string {
+func didYouMean(name string, fields map[string]fieldPlan) string {
 	best, bestD := "", 3
 	names := make([]string, 0, len(fields))
 	for k := range fields {

@@ -3,6 +3,8 @@ package winsupport
 import (
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Platform says which OS an image can run on.
@@ -112,6 +114,27 @@ var (
 
 // ParseImage classifies an image reference.
 func (m Model) ParseImage(ref string) Image {
+	if v, ok := imageCache.Load(ref); ok {
+		return v.(Image)
+	}
+	img := m.parseImage(ref)
+	if imageCacheSize.Add(1) <= maxCachedImages {
+		imageCache.Store(ref, img)
+	}
+	return img
+}
+
+// Image classification does not depend on the Kubernetes version, and a
+// manifest set names few distinct images many times, so results are kept
+// (up to maxCachedImages references).
+var (
+	imageCache     sync.Map // string -> Image
+	imageCacheSize atomic.Int64
+)
+
+const maxCachedImages = 1 << 16
+
+func (m Model) parseImage(ref string) Image {
 	img := Image{Ref: ref}
 	img.Repo, img.Tag = splitRef(ref)
 	lower := strings.ToLower(img.Tag)

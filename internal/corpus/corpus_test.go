@@ -1,0 +1,106 @@
+package corpus
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/rules"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/real.golden from this run")
+
+const golden = "testdata/real.golden"
+
+// realCorpus finds ../shared/corpus/real from the module root.
+func realCorpus(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("cannot find the module root (go.mod) above the test's folder")
+		}
+		dir = parent
+	}
+	real := filepath.Join(dir, "..", "shared", "corpus", "real")
+	if info, err := os.Stat(real); err != nil || !info.IsDir() {
+		t.Fatalf("the real corpus is missing: expected a folder of manifests at %s (../shared/corpus/real from the module root %s)", real, dir)
+	}
+	return real
+}
+
+// TestRealCorpus lints every manifest of the real corpus with the whole
+// suite on the reference cluster. Every file must yield objects or a
+// load error, and the findings must match the golden file; after a rule
+// change, review the difference and regenerate it:
+//
+//	go test ./internal/corpus -run TestRealCorpus -update
+func TestRealCorpus(t *testing.T) {
+	root := realCorpus(t)
+	ins, errs := manifest.Inputs([]string{root}, nil)
+	if len(errs) > 0 {
+		t.Fatalf("reading the corpus: %v", errs[0])
+	}
+	if len(ins) < 100 {
+		t.Fatalf("the corpus at %s has %d manifests; expected the 106 of SOURCES.tsv", root, len(ins))
+	}
+	suite := rules.Suite()
+	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: suite, Cluster: cluster.Reference(), Model: winsupport.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadErrors := map[string]bool{}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		if f.Rule == engine.LoadErrorID {
+			loadErrors[f.File] = true
+		}
+		rel, err := filepath.Rel(root, f.File)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			t.Fatalf("finding outside the corpus: %s", f.File)
+		}
+		f.File = filepath.ToSlash(rel)
+	}
+	for _, in := range ins {
+		objs, _ := manifest.ReadAll([]manifest.Input{in})
+		if len(objs) == 0 && !loadErrors[in.Name] {
+			t.Errorf("%s: no objects and no load error: the file was skipped silently", in.Name)
+		}
+	}
+
+	var got bytes.Buffer
+	if err := report.Text(&got, &report.Report{Findings: res.Findings, Rules: suite, Files: res.Files, Objects: res.Objects}, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (generate it with: go test ./internal/corpus -run TestRealCorpus -update)", err)
+	}
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got.String(), "\n")); diff != "" {
+		t.Errorf("findings on the real corpus differ from %s (-want +got); if the change is intended, review it and run go test ./internal/corpus -run TestRealCorpus -update\n%s", golden, diff)
+	}
+}

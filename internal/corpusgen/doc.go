@@ -1,0 +1,3 @@
+// Package corpusgen generates realistic hybrid Linux/Windows manifest
+// corpora, deterministic by seed, for benchmarks and fuzz seeds.
+package corpusgen
