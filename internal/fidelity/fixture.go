@@ -48,16 +48,7 @@ func WriteFailure(dir string, cs *Case, real []Outcome, res *simulate.Result, di
 			fmt.Fprintf(&b, "#   %s: %s\n", w.Pod, s)
 		}
 	}
-	var docs []any
-	for _, n := range cs.Nodes {
-		docs = append(docs, n)
-	}
-	for _, rc := range cs.RuntimeClasses {
-		docs = append(docs, rc)
-	}
-	for _, p := range cs.Pods {
-		docs = append(docs, p)
-	}
+	docs := cs.documents(true)
 	data, err := marshalDocs(docs)
 	if err != nil {
 		return "", err

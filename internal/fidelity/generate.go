@@ -25,6 +25,24 @@ type Case struct {
 	Pods           []*corev1.Pod
 }
 
+// documents lists the case's objects in the order they are created: nodes
+// (when asked), RuntimeClasses, pods.
+func (cs *Case) documents(nodes bool) []any {
+	var docs []any
+	if nodes {
+		for _, n := range cs.Nodes {
+			docs = append(docs, n)
+		}
+	}
+	for _, rc := range cs.RuntimeClasses {
+		docs = append(docs, rc)
+	}
+	for _, p := range cs.Pods {
+		docs = append(docs, p)
+	}
+	return docs
+}
+
 // Name identifies the case in messages and fixture file names.
 func (c *Case) Name() string { return fmt.Sprintf("seed-%d-case-%d", c.Seed, c.Index) }
 

@@ -11,16 +11,7 @@ import (
 
 func caseYAML(t *testing.T, cs *Case) []byte {
 	t.Helper()
-	var docs []any
-	for _, n := range cs.Nodes {
-		docs = append(docs, n)
-	}
-	for _, rc := range cs.RuntimeClasses {
-		docs = append(docs, rc)
-	}
-	for _, p := range cs.Pods {
-		docs = append(docs, p)
-	}
+	docs := cs.documents(true)
 	b, err := marshalDocs(docs)
 	if err != nil {
 		t.Fatal(err)

@@ -19,13 +19,7 @@ import (
 // real API server stored, and the RuntimeClasses and pods go through the
 // manifest loader from their YAML, as a user's files would.
 func Simulate(ctx context.Context, cs *Case, nodes []*corev1.Node) (*simulate.Result, error) {
-	var docs []any
-	for _, rc := range cs.RuntimeClasses {
-		docs = append(docs, rc)
-	}
-	for _, p := range cs.Pods {
-		docs = append(docs, p)
-	}
+	docs := cs.documents(false)
 	data, err := marshalDocs(docs)
 	if err != nil {
 		return nil, err

@@ -21,10 +21,6 @@ var imageRules = []*rule.Rule{
 	RuntimeClassIsolationMismatch,
 }
 
-// noPlatformMatch is containerd's refusal to pull an image with no variant
-// for the node's OS.
-const noPlatformMatch = "no match for platform in manifest"
-
 // eachImage calls fn for every container whose image the model can place.
 func eachImage(p *rule.Pass, fn func(img winsupport.Image, path *field.Path)) {
 	winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
@@ -59,7 +55,7 @@ var WindowsImageOnLinux = &rule.Rule{
 				return
 			}
 			p.Report(rule.Finding{Path: rule.Path(path),
-				Message: fmt.Sprintf("image %q is Windows-only (%s) but the workload is bound to Linux (from %s); on a Linux node the pull fails: %s", img.Ref, img.Source, f.By, noPlatformMatch),
+				Message: fmt.Sprintf("image %q is Windows-only (%s) but the workload is bound to Linux (from %s); on a Linux node the pull fails: %s", img.Ref, img.Source, f.By, winsupport.NoPlatformMatch),
 				Hint:    "pin the workload to windows, or use a Linux image"})
 		})
 	},
@@ -90,7 +86,7 @@ var LinuxImageOnWindows = &rule.Rule{
 				return
 			}
 			p.Report(rule.Finding{Path: rule.Path(path),
-				Message: fmt.Sprintf("image %q is Linux-only (%s) but the workload is bound to Windows (from %s); on a Windows node the pull fails: %s", img.Ref, img.Source, f.By, noPlatformMatch),
+				Message: fmt.Sprintf("image %q is Linux-only (%s) but the workload is bound to Windows (from %s); on a Windows node the pull fails: %s", img.Ref, img.Source, f.By, winsupport.NoPlatformMatch),
 				Hint:    "use a Windows or multi-platform image"})
 		})
 	},

@@ -11,11 +11,6 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
-// osMismatch is what the container runtime reports (HCS error
-// 0xc0370101) when a process-isolated container's build differs from the
-// host's; the kubelet passes it on in the pod's events.
-const osMismatch = "the container operating system does not match the host operating system"
-
 // ImageBuildMismatch: under process isolation the image's Windows build
 // must be the node's.
 var ImageBuildMismatch = &rule.Rule{
@@ -111,7 +106,7 @@ func reportBuildMismatch(p *rule.Pass, img winsupport.Image, path *field.Path, p
 			how = "even with Hyper-V isolation a container cannot run a newer build than its host, and"
 		}
 		p.Report(rule.Finding{Path: rule.Path(path),
-			Message: fmt.Sprintf("%s but %s; %s its containers fail to start there: %s", built, strings.Join(where, " and "), how, osMismatch),
+			Message: fmt.Sprintf("%s but %s; %s its containers fail to start there: %s", built, strings.Join(where, " and "), how, winsupport.HostOSMismatch),
 			Hint:    "use the image tag for the node's build, or pin node.kubernetes.io/windows-build to " + img.Build.Build})
 	}
 	if len(hyperv) > 0 {

@@ -11,10 +11,6 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
-// kubeletOSMismatch is the kubelet's admission refusal of a pod whose
-// spec.os.name is not the node's OS (pkg/kubelet/lifecycle/predicate.go).
-const kubeletOSMismatch = "Failed to admit pod as the OS field doesn't match node OS"
-
 // ConflictingOSSignals: the pod says one OS in one place and the other in
 // another.
 var ConflictingOSSignals = &rule.Rule{
@@ -45,7 +41,7 @@ var ConflictingOSSignals = &rule.Rule{
 		pin, by := f.Schedulable[0], pinSource(f)
 		if so, ok := f.SpecOS(); ok && (so.OS == target.Windows || so.OS == target.Linux) && so.OS != pin {
 			p.Report(rule.Finding{Path: rule.Path(so.Path),
-				Message: fmt.Sprintf("spec.os.name is %s but the %s pins the workload to %s nodes; the kubelet refuses the pod there: %s", so.OS, by, osWord(pin), kubeletOSMismatch),
+				Message: fmt.Sprintf("spec.os.name is %s but the %s pins the workload to %s nodes; the kubelet refuses the pod there: %s", so.OS, by, osWord(pin), winsupport.KubeletOSMismatch),
 				Hint:    "make spec.os.name and the kubernetes.io/os selector name the same OS"})
 		}
 		if pin == target.Linux && f.HostProcess {

@@ -13,13 +13,9 @@ import (
 // Kubelet admission reasons and messages (pkg/kubelet/lifecycle).
 const (
 	podOSSelectorMismatch = "PodOSSelectorNodeLabelDoesNotMatch: Failed to admit pod as the `kubernetes.io/os` label doesn't match node label"
-	podOSNotSupported     = "PodOSNotSupported: Failed to admit pod as the OS field doesn't match node OS"
-	// osMismatch is hcsshim's refusal to start a process-isolated
-	// container built for another Windows build (seed 002).
-	osMismatch = "the container operating system does not match the host operating system"
-	// noPlatform is containerd's refusal to pull an image with no variant
-	// for the node's OS.
-	noPlatform = "no match for platform in manifest: not found"
+	podOSNotSupported     = "PodOSNotSupported: " + winsupport.KubeletOSMismatch
+	osMismatch            = winsupport.HostOSMismatch
+	noPlatform            = winsupport.NoPlatformMatch + ": not found"
 )
 
 // startFailure is what the kubelet on n does with the pod once bound, ""

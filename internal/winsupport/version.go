@@ -51,9 +51,6 @@ func (r Range) String() string {
 	return r.From.String() + "–" + r.Until.String()
 }
 
-// always covers every modelled release.
-var always = Range{From: Version{0}}
-
 // Model answers questions for one Kubernetes release.
 type Model struct{ V Version }
 
