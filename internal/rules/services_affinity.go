@@ -11,11 +11,6 @@ import (
 	"github.com/winkube/winkube/internal/rule"
 )
 
-// sessionAffinityMinBuild is the first Windows build whose kube-proxy
-// honours sessionAffinity: ClientIP: Windows Server 2022 (seed 002; seed
-// 004's Insider build 19551 was never an LTSC release).
-const sessionAffinityMinBuild = 20348
-
 // WindowsServiceSessionAffinity: ClientIP affinity on a Windows Server 2019
 // pool.
 var WindowsServiceSessionAffinity = &rule.Rule{
@@ -34,7 +29,7 @@ var WindowsServiceSessionAffinity = &rule.Rule{
 		},
 	},
 	Corpus: func(p *rule.CorpusPass) {
-		old := svcPoolsBefore(p, sessionAffinityMinBuild)
+		old := svcPoolsBefore(p, p.Model.ClientIPAffinityFromBuild())
 		if len(old) == 0 {
 			return
 		}

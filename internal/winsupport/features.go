@@ -12,13 +12,12 @@ type Feature struct {
 
 // Feature IDs.
 const (
-	FeaturePodOS          = "pod-os"
-	FeatureHostProcess    = "hostprocess"
-	FeatureHostNetwork    = "windows-host-network"
-	FeatureSidecars       = "sidecar-containers"
-	FeatureSubPath        = "subpath-mounts"
-	FeatureHyperV         = "hyperv-isolation"
-	FeatureSessionAffinit = "session-affinity"
+	FeaturePodOS       = "pod-os"
+	FeatureHostProcess = "hostprocess"
+	FeatureHostNetwork = "windows-host-network"
+	FeatureSidecars    = "sidecar-containers"
+	FeatureSubPath     = "subpath-mounts"
+	FeatureHyperV      = "hyperv-isolation"
 )
 
 var features = []Feature{
@@ -44,15 +43,11 @@ func (m Model) Supports(id string) bool {
 	return false
 }
 
-// Feature returns the feature row by ID.
-func (Model) Feature(id string) Feature {
-	for _, f := range features {
-		if f.ID == id {
-			return f
-		}
-	}
-	return Feature{ID: id}
-}
+// ClientIPAffinityFromBuild is the first Windows build (the third part of
+// 10.0.NNNNN) whose kube-proxy honours sessionAffinity: ClientIP: Windows
+// Server 2022 (seed 002; seed 004's Insider build 19551 was never an LTSC
+// release).
+func (Model) ClientIPAffinityFromBuild() int { return 20348 }
 
 // HostNetworkState explains host networking for a non-HostProcess Windows
 // pod in this release.
