@@ -23,26 +23,13 @@ var update = flag.Bool("update", false, "rewrite testdata/real.golden from this 
 
 const golden = "testdata/real.golden"
 
-// realCorpus finds ../shared/corpus/real from the module root.
+// realCorpus is the copy of the real-world corpus kept in this package's
+// testdata, with its sources and licences (testdata/real/NOTICE.md).
 func realCorpus(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("cannot find the module root (go.mod) above the test's folder")
-		}
-		dir = parent
-	}
-	real := filepath.Join(dir, "..", "shared", "corpus", "real")
-	if info, err := os.Stat(real); err != nil || !info.IsDir() {
-		t.Fatalf("the real corpus is missing: expected a folder of manifests at %s (../shared/corpus/real from the module root %s)", real, dir)
+	real := filepath.Join("testdata", "real")
+	if info, err := os.Stat(filepath.Join(real, "SOURCES.tsv")); err != nil || info.IsDir() {
+		t.Fatalf("the real corpus is missing: expected %s with its SOURCES.tsv", real)
 	}
 	return real
 }

@@ -1,4 +1,4 @@
 // Package corpus holds the regression test that lints the real-world
-// manifests in ../shared/corpus/real and compares the findings with a
-// golden file.
+// manifests in testdata/real (copied, with their sources and licences, from
+// the shared corpus) and compares the findings with a golden file.
 package corpus

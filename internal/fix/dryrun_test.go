@@ -36,8 +36,8 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
-// corpusDir is ../shared/corpus/real from the repository root.
-var corpusDir = filepath.Join("..", "..", "..", "shared", "corpus", "real")
+// corpusDir is the real-world corpus kept in internal/corpus's testdata.
+var corpusDir = filepath.Join("..", "corpus", "testdata", "real")
 
 // TestFixOnAPIServer runs `winkube fix --unsafe --write` over examples/ and
 // the Windows manifests of the real corpus, and checks the result with lint
@@ -111,7 +111,7 @@ func stage(t *testing.T, dir string) []string {
 	}
 	tsv, err := os.Open(filepath.Join(corpusDir, "SOURCES.tsv"))
 	if err != nil {
-		t.Fatalf("the real corpus is missing (want ../shared/corpus/real next to the repository): %v", err)
+		t.Fatalf("the real corpus is missing (want internal/corpus/testdata/real): %v", err)
 	}
 	defer tsv.Close()
 	sc := bufio.NewScanner(tsv)

@@ -86,7 +86,7 @@ func documents(t *testing.T, dir string) []Document {
 // examples and the real corpus.
 func TestFastParseFixtures(t *testing.T) {
 	t.Parallel()
-	for _, dir := range []string{"../rules/testdata", "../../examples", "../../../shared/corpus/real"} {
+	for _, dir := range []string{"../rules/testdata", "../../examples", "../corpus/testdata/real"} {
 		if _, err := os.Stat(dir); err != nil {
 			t.Fatalf("%s is missing: %v", dir, err)
 		}
