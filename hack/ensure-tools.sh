@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Makes sure the release and hook tools the distribution tests run are here:
+#   pre-commit   Debian's package (runs .pre-commit-hooks.yaml in a test)
+#   goreleaser   v2.17.0 from the Go module proxy (checks .goreleaser.yaml),
+#                built once into ${WINKUBE_CACHE:-~/.cache/winkube}/tools
+#
+# Idempotent: what is already there is not installed again. The last line on
+# stdout is the tools folder. Any failure exits non-zero with "ERROR:".
+set -euo pipefail
+
+GORELEASER_VERSION=v2.17.0 # the newest release that builds with this repo's Go (go.mod)
+
+die() {
+	echo "ERROR: ensure-tools: $*" >&2
+	exit 1
+}
+log() { echo "ensure-tools: $*" >&2; }
+
+CACHE=${WINKUBE_CACHE:-${HOME:?HOME is not set}/.cache/winkube}
+TOOLS=$CACHE/tools
+mkdir -p "$TOOLS" || die "cannot create $TOOLS"
+
+if command -v pre-commit >/dev/null 2>&1; then
+	log "pre-commit up to date: $(pre-commit --version)"
+else
+	command -v apt-get >/dev/null 2>&1 || die "pre-commit is missing and apt-get is not available; install pre-commit"
+	sudo=()
+	if [[ $(id -u) -ne 0 ]]; then
+		command -v sudo >/dev/null 2>&1 || die "installing pre-commit needs root (run as root or install sudo)"
+		sudo=(sudo)
+	fi
+	log "installing Debian's pre-commit package ..."
+	export DEBIAN_FRONTEND=noninteractive
+	if ! "${sudo[@]}" apt-get install -y --no-install-recommends pre-commit >&2; then
+		"${sudo[@]}" apt-get update >&2 || die "apt-get update failed"
+		"${sudo[@]}" apt-get install -y --no-install-recommends pre-commit >&2 || die "apt-get install pre-commit failed"
+	fi
+	command -v pre-commit >/dev/null 2>&1 || die "pre-commit was installed but is not on PATH"
+fi
+
+if [[ -x $TOOLS/goreleaser ]] && "$TOOLS/goreleaser" --version 2>/dev/null | grep -q "${GORELEASER_VERSION#v}"; then
+	log "goreleaser up to date in $TOOLS"
+else
+	log "building goreleaser $GORELEASER_VERSION from the Go module proxy (a few minutes, once) ..."
+	exec 9>"$TOOLS/.build.lock"
+	command -v flock >/dev/null 2>&1 && flock 9
+	GOBIN=$TOOLS GOFLAGS=-mod=mod go install "github.com/goreleaser/goreleaser/v2@$GORELEASER_VERSION" >&2 ||
+		die "go install goreleaser $GORELEASER_VERSION failed"
+fi
+echo "$TOOLS"
