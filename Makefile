@@ -3,7 +3,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: all controlplane chromium test docs bench
+.PHONY: all controlplane chromium tools test docs bench
 
 all: test
 
@@ -16,9 +16,14 @@ controlplane:
 chromium:
 	bash hack/ensure-chromium.sh
 
+# Install the release and hook tools the distribution tests run (Debian's
+# pre-commit, goreleaser from the module proxy); see hack/ensure-tools.sh.
+tools:
+	bash hack/ensure-tools.sh
+
 # Every test: unit, fixtures, fuzz seeds, the real-corpus golden, the
 # fidelity test and the webhook end-to-end test against the real control plane.
-test: controlplane chromium
+test: controlplane chromium tools
 	$(GO) test -timeout 60m ./...
 
 # Regenerate docs/rules.md, docs/cli.md and docs/support-matrix.md.

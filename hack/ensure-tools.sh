@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Makes sure the release and hook tools the distribution tests run are here:
 #   pre-commit   Debian's package (runs .pre-commit-hooks.yaml in a test)
-#   goreleaser   v2.17.0 from the Go module proxy (checks .goreleaser.yaml),
+#   goreleaser   v2.14.3 from the Go module proxy (checks .goreleaser.yaml),
 #                built once into ${WINKUBE_CACHE:-~/.cache/winkube}/tools
 #
 # Idempotent: what is already there is not installed again. The last line on
 # stdout is the tools folder. Any failure exits non-zero with "ERROR:".
 set -euo pipefail
 
-GORELEASER_VERSION=v2.17.0 # the newest release that builds with this repo's Go (go.mod)
+GORELEASER_VERSION=v2.14.3 # newer releases need a newer Go (v2.18) or a module the proxy refuses (v2.17: go-msix)
 
 die() {
 	echo "ERROR: ensure-tools: $*" >&2

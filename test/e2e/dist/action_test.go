@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
 )
 
 type actionStep struct {
@@ -272,5 +271,3 @@ func checkSARIF(t *testing.T, path string, wantResults bool) {
 		t.Errorf("%s: %d results, want results: %v", path, len(log.Runs[0].Results), wantResults)
 	}
 }
-
-

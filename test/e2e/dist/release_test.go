@@ -20,8 +20,24 @@ import (
 func TestGoreleaserCheck(t *testing.T) {
 	t.Parallel()
 	bin := tool(t, "goreleaser")
+	// goreleaser reads the release's owner and name from the origin remote,
+	// which a clone has and a copy may not: check in a repository that has
+	// the project's remote.
+	dir := t.TempDir()
+	cfg, err := os.ReadFile(filepath.Join(repoRoot(t), ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".goreleaser.yaml"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"remote", "add", "origin", "https://github.com/winkube/winkube.git"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
 	cmd := exec.CommandContext(t.Context(), bin, "check", "--config", ".goreleaser.yaml")
-	cmd.Dir = repoRoot(t)
+	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("goreleaser check: %v\n%s", err, out)
