@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -139,7 +140,7 @@ func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
 	errs = append(inErrs, errs...)
 	failed := false
 	for _, e := range errs {
-		if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
+		if errors.Is(e, manifest.ErrNotObject) {
 			if !o.quiet {
 				fmt.Fprintf(o.streams.Err, "warning: %v\n", e)
 			}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -171,7 +172,7 @@ func (r *run) loadError(seq int, e *manifest.Error) {
 		return
 	}
 	f := rule.Finding{Rule: LoadErrorID, Severity: r.loadRule.Severity, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
-	if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
+	if errors.Is(e, manifest.ErrNotObject) {
 		f.Severity = min(f.Severity, rule.Warning)
 	}
 	r.mu.Lock()
