@@ -1,6 +1,8 @@
 package apirules_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -8,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
-	"sigs.k8s.io/yaml"
 
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/engine"
@@ -81,17 +82,23 @@ func testWindowsOptionsOnAPIServer(t *testing.T, dyn dynamic.Interface, ns strin
 // returns the messages of their findings under windowsOptions.
 func windowsOptionsFindings(t *testing.T, pod *corev1.Pod) []string {
 	t.Helper()
-	data, err := yaml.Marshal(pod)
+	// JSON with DEL escaped: YAML (and so winkube) reads control
+	// characters only as escapes in double-quoted strings.
+	data, err := json.Marshal(pod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := manifest.BytesInput("probe.yaml", data)
-	res, err := engine.Run(t.Context(), []manifest.Input{in}, engine.Options{Rules: rules.API(), Cluster: cluster.Reference(), Model: winsupport.Default()})
+	data = bytes.ReplaceAll(data, []byte{0x7f}, []byte(`\u007f`))
+	in := manifest.BytesInput("probe.json", data)
+	res, err := engine.Run(t.Context(), []manifest.Input{in}, engine.Options{Rules: append(rules.API(), rules.LoadError), Cluster: cluster.Reference(), Model: winsupport.Default()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
 	for _, f := range res.Findings {
+		if f.Rule == rules.LoadError.ID {
+			t.Fatalf("%s: %s", describe(pod.Spec.SecurityContext.WindowsOptions), f.Message)
+		}
 		if strings.HasPrefix(f.Path, windowsOptionsPath) {
 			out = append(out, f.Message)
 		}
