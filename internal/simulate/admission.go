@@ -3,7 +3,6 @@ package simulate
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -157,27 +156,11 @@ func admitRuntimeClass(pod *corev1.Pod, rcs map[string]*nodev1.RuntimeClass) str
 	if rc.Scheduling == nil {
 		return ""
 	}
-	if pod.Spec.NodeSelector == nil {
-		pod.Spec.NodeSelector = map[string]string{}
+	sel, tols, conflict := target.MergeRuntimeClass(pod.Spec.NodeSelector, pod.Spec.Tolerations, rc)
+	if conflict != "" {
+		return conflict
 	}
-	// The plugin ranges over a map, so with several conflicting keys the
-	// real API server names one at random; winkube names the first.
-	keys := make([]string, 0, len(rc.Scheduling.NodeSelector))
-	for k := range rc.Scheduling.NodeSelector {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := rc.Scheduling.NodeSelector[k]
-		if pv, ok := pod.Spec.NodeSelector[k]; ok && pv != v {
-			return fmt.Sprintf("conflict: runtimeClass.scheduling.nodeSelector[%s] = %s; pod.spec.nodeSelector[%s] = %s", k, v, k, pv)
-		}
-		pod.Spec.NodeSelector[k] = v
-	}
-	if len(pod.Spec.NodeSelector) == 0 {
-		pod.Spec.NodeSelector = nil
-	}
-	pod.Spec.Tolerations = target.MergeTolerations(pod.Spec.Tolerations, rc.Scheduling.Tolerations)
+	pod.Spec.NodeSelector, pod.Spec.Tolerations = sel, tols
 	return ""
 }
 
