@@ -233,12 +233,17 @@ func (r *run) runtimeClass(name string) *nodev1.RuntimeClass {
 	return r.rcs[name]
 }
 
-func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Finding {
+// facts derives the workload's target facts, with its RuntimeClass if known.
+func (r *run) facts(w *manifest.Workload) target.Facts {
 	var rc *nodev1.RuntimeClass
 	if w.Spec.RuntimeClassName != nil {
 		rc = r.runtimeClass(*w.Spec.RuntimeClassName)
 	}
-	facts := target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: r.opts.Cluster, Model: r.opts.Model})
+	return target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: r.opts.Cluster, Model: r.opts.Model})
+}
+
+func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Finding {
+	facts := r.facts(w)
 	var out []rule.Finding
 	emit := func(f rule.Finding) { out = append(out, f) }
 	for _, ru := range r.workload {

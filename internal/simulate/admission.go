@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/rules"
@@ -197,44 +199,23 @@ func forbidden(pod, msg string) string {
 	return fmt.Sprintf("pods %q is forbidden: %s", pod, msg)
 }
 
-// validate runs the lint engine's API-rejection rules over the workload
-// objects and returns, per object, the API server's refusal: `Kind.group
-// "name" is invalid: msg` or `... is invalid: [msg1, msg2]`. The rules are
-// called as the engine calls them but outside it, because the engine sorts
-// findings by position while the API server reports field errors in the
-// order validation finds them, which is the order the rules emit them.
+// validate runs the suite's API-rejection rules through the engine, in
+// the API server's order of field errors (engine.Validate), and returns,
+// per object, the API server's refusal: `Kind.group "name" is invalid:
+// msg` or `... is invalid: [msg1, msg2]`. Only error findings count:
+// warnings predict what the API server will say once spec.os.name is set.
 func validate(objs []*manifest.Object, rcs map[string]*nodev1.RuntimeClass, m winsupport.Model) map[*manifest.Object]string {
-	var apiRules []*rule.Rule
-	for _, r := range rules.Suite() {
-		if r.Category == rule.API {
-			apiRules = append(apiRules, r)
-		}
+	known := make([]*nodev1.RuntimeClass, 0, len(rcs))
+	for _, name := range slices.Sorted(maps.Keys(rcs)) {
+		known = append(known, rcs[name])
 	}
-	ref := cluster.Reference()
+	found := engine.Validate(objs, engine.Options{Rules: rules.API(), Cluster: cluster.Reference(), Model: m, RuntimeClasses: known})
 	out := map[*manifest.Object]string{}
-	for _, o := range objs {
+	for i, o := range objs {
 		var msgs []string
-		emit := func(f rule.Finding) {
-			// Suppression is winkube's; the API server still refuses.
+		for _, f := range found[i] {
 			if f.Severity == rule.Error {
 				msgs = append(msgs, f.Message)
-			}
-		}
-		w := o.Workload()
-		var facts target.Facts
-		if w != nil {
-			var rc *nodev1.RuntimeClass
-			if w.Spec.RuntimeClassName != nil {
-				rc = rcs[*w.Spec.RuntimeClassName]
-			}
-			facts = target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: ref, Model: m})
-		}
-		for _, ru := range apiRules {
-			switch {
-			case ru.Workload != nil && w != nil:
-				ru.Workload(&rule.Pass{Rule: ru, Object: o, Workload: w, Target: &facts, Cluster: ref, Model: m, Emit: emit})
-			case ru.Object != nil && o.Typed != nil && slices.Contains(ru.Kinds, o.Kind):
-				ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: ref, Model: m, Emit: emit})
 			}
 		}
 		if len(msgs) > 0 {
