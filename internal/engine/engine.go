@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"io"
 	"errors"
 	"fmt"
 	"runtime"
@@ -44,7 +45,23 @@ type Result struct {
 
 // Run checks every document of the inputs.
 func Run(ctx context.Context, inputs []manifest.Input, opts Options) (*Result, error) {
+	return runInputs(ctx, inputs, nil, opts)
+}
+
+// RunPaths resolves command-line arguments (files, folders, - for stdin)
+// and checks every document found. A path that cannot be read is an input
+// problem like any other: a load-error finding at load-error's configured
+// severity (none when it is disabled), ahead of the inputs' findings.
+func RunPaths(ctx context.Context, args []string, stdin io.Reader, opts Options) (*Result, error) {
+	ins, errs := manifest.Inputs(args, stdin)
+	return runInputs(ctx, ins, errs, opts)
+}
+
+func runInputs(ctx context.Context, inputs []manifest.Input, pathErrs []*manifest.Error, opts Options) (*Result, error) {
 	r := newRun(opts)
+	for _, e := range pathErrs {
+		r.loadError(-1, e)
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -167,6 +184,9 @@ func (r *run) document(j job) {
 	}
 }
 
+// loadError turns an input problem into a load-error finding: the only
+// place that does. YAML that is not a Kubernetes object is at most a
+// warning.
 func (r *run) loadError(seq int, e *manifest.Error) {
 	if r.loadRule == nil {
 		return

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -59,5 +60,49 @@ spec:
 	}
 	if diff := cmp.Diff([]string{"image 0", "image a:1", "image 1", "image b:1"}, sorted); diff != "" {
 		t.Errorf("Check order (-want +got):\n%s", diff)
+	}
+}
+
+type pathFinding struct {
+	File     string
+	Severity rule.Severity
+	Message  string
+}
+
+// TestPathErrorsAreLoadErrors: a path that cannot be read is a load-error
+// finding made by the engine, at load-error's configured severity, and
+// none when load-error is disabled.
+func TestPathErrorsAreLoadErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.yaml")
+	info := *loadError
+	info.Severity = rule.Info
+	for _, tt := range []struct {
+		name  string
+		rules []*rule.Rule
+		want  []pathFinding
+	}{
+		{"default", []*rule.Rule{loadError}, []pathFinding{{missing, rule.Error, "cannot read: no such file or directory"}}},
+		{"configured severity", []*rule.Rule{&info}, []pathFinding{{missing, rule.Info, "cannot read: no such file or directory"}}},
+		{"disabled", []*rule.Rule{images}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := engine.RunPaths(t.Context(), []string{missing}, nil, engine.Options{Rules: tt.rules, Model: winsupport.Default()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []pathFinding
+			for _, f := range res.Findings {
+				if f.Rule != engine.LoadErrorID {
+					t.Errorf("unexpected %s finding: %s", f.Rule, f.Message)
+				}
+				got = append(got, pathFinding{f.File, f.Severity, f.Message})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
