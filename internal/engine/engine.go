@@ -2,9 +2,9 @@ package engine
 
 import (
 	"context"
-	"io"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
 	"strings"
