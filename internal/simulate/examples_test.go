@@ -43,7 +43,7 @@ func TestExamplesOnReferenceCluster(t *testing.T) {
 	}
 	workloads := 0
 	for _, o := range in.Objects {
-		if createsPods(o.Kind) {
+		if manifest.CreatesPods(o.Kind) {
 			workloads++
 		}
 	}
