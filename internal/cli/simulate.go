@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report/simreport"
 	"github.com/winkube/winkube/internal/simulate"
 )
 
@@ -115,12 +116,12 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	w := o.streams.Out
 	switch o.format {
 	case "json":
-		err = simulate.WriteJSON(w, res)
+		err = simreport.WriteJSON(w, res)
 	case "html":
-		err = simulate.WriteHTML(w, res)
+		err = simreport.WriteHTML(w, res)
 	default:
 		color := o.color == "always" || (o.color == "auto" && o.streams.OutIsTerminal && os.Getenv("NO_COLOR") == "")
-		err = simulate.WriteText(w, res, simulate.TextOptions{Color: color})
+		err = simreport.WriteText(w, res, simreport.TextOptions{Color: color})
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s output: %w", o.format, err)

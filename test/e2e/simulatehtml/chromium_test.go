@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/winkube/winkube/internal/report/simreport"
 	"github.com/winkube/winkube/internal/simulate"
 	"github.com/winkube/winkube/test/htmldom"
 )
@@ -69,7 +70,7 @@ func TestWriteHTMLInChromium(t *testing.T) {
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	var b bytes.Buffer
-	if err := simulate.WriteHTML(&b, htmlResult()); err != nil {
+	if err := simreport.WriteHTML(&b, htmlResult()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {

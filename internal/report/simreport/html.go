@@ -1,7 +1,8 @@
-package simulate
+package simreport
 
 import (
 	"fmt"
+	"github.com/winkube/winkube/internal/simulate"
 	"html/template"
 	"io"
 	"math"
@@ -15,7 +16,7 @@ import (
 // requested-versus-allocatable bars of every pool, a row per workload, and
 // the pending, rejected and failing pods with Kubernetes' messages verbatim
 // (users grep their events for them) and winkube's explanations.
-func WriteHTML(w io.Writer, r *Result) error {
+func WriteHTML(w io.Writer, r *simulate.Result) error {
 	if err := htmlTemplate.Execute(w, newHTMLReport(r)); err != nil {
 		return fmt.Errorf("writing the HTML report: %w", err)
 	}
@@ -24,7 +25,7 @@ func WriteHTML(w io.Writer, r *Result) error {
 
 type htmlReport struct {
 	Version   string
-	Counts    Counts
+	Counts    simulate.Counts
 	Workloads int
 	Outcomes  []htmlBar // stacked: scheduled, failing at start, pending, rejected
 	Pools     []htmlPool
@@ -66,7 +67,7 @@ type htmlGroup struct {
 
 const htmlListed = 8 // pod names listed per group before "and N more"
 
-func newHTMLReport(r *Result) *htmlReport {
+func newHTMLReport(r *simulate.Result) *htmlReport {
 	c := r.Count()
 	rep := &htmlReport{Version: r.Version, Counts: c, Workloads: len(r.Workloads), Notes: r.Notes}
 	x := 0.0
@@ -82,8 +83,8 @@ func newHTMLReport(r *Result) *htmlReport {
 	}
 	for _, p := range r.Pools {
 		rep.Pools = append(rep.Pools, htmlPool{Name: p.Pool, OS: p.OS, Nodes: p.Nodes, Bars: []htmlBar{
-			bar("CPU", p.Requested.MilliCPU, p.Allocatable.MilliCPU, formatCPU(p.Requested.MilliCPU)+" / "+formatCPU(p.Allocatable.MilliCPU)),
-			bar("Memory", p.Requested.Memory, p.Allocatable.Memory, formatMemory(p.Requested.Memory)+" / "+formatMemory(p.Allocatable.Memory)),
+			bar("CPU", p.Requested.MilliCPU, p.Allocatable.MilliCPU, simulate.FormatCPU(p.Requested.MilliCPU)+" / "+simulate.FormatCPU(p.Allocatable.MilliCPU)),
+			bar("Memory", p.Requested.Memory, p.Allocatable.Memory, simulate.FormatMemory(p.Requested.Memory)+" / "+simulate.FormatMemory(p.Allocatable.Memory)),
 			bar("Pods", p.Requested.Pods, p.Allocatable.Pods, fmt.Sprintf("%d / %d", p.Requested.Pods, p.Allocatable.Pods)),
 		}})
 	}
@@ -120,7 +121,7 @@ func pct(p float64) string {
 	return strconv.FormatFloat(math.Round(p*10)/10, 'f', -1, 64)
 }
 
-func workloadRow(wr WorkloadResult) htmlWorkload {
+func workloadRow(wr simulate.WorkloadResult) htmlWorkload {
 	row := htmlWorkload{Name: wr.Workload, Replicas: wr.Replicas, Pending: wr.Pending, Rejected: wr.Rejected,
 		StartFails: wr.StartFailures, MoreFit: wr.MoreFit, NotModelled: wr.NotModelled, Class: "ok"}
 	if wr.File != "" {
@@ -143,7 +144,7 @@ func workloadRow(wr WorkloadResult) htmlWorkload {
 
 // groupPods groups the pending, rejected and failing pods by workload and
 // message, in the order they were placed.
-func groupPods(pods []PodResult) (pending, rejected, failing []htmlGroup) {
+func groupPods(pods []simulate.PodResult) (pending, rejected, failing []htmlGroup) {
 	type key struct{ kind, workload, msg string }
 	index := map[key]*htmlGroup{}
 	var order []key

@@ -1,7 +1,8 @@
-package simulate
+package simreport
 
 import (
 	"bytes"
+	"github.com/winkube/winkube/internal/simulate"
 	"io"
 	"regexp"
 	"strings"
@@ -54,7 +55,7 @@ func TestWriteHTMLOfARun(t *testing.T) {
 
 // shopRun simulates two Deployments on the reference cluster: one pending
 // Windows workload (untolerated taint) and one Linux workload.
-func shopRun(t *testing.T) *Result {
+func shopRun(t *testing.T) *simulate.Result {
 	t.Helper()
 	const manifests = `apiVersion: apps/v1
 kind: Deployment
@@ -96,7 +97,7 @@ spec:
 		objs = append(objs, o...)
 	}
 	nodes, pools := cluster.Reference().Nodes()
-	res, err := Run(t.Context(), Input{Nodes: nodes, Pools: pools, Objects: objs, Model: winsupport.Default()})
+	res, err := simulate.Run(t.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: winsupport.Default()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ spec:
 
 // checkRunOnPage: every pool, workload and pending message of the result
 // is on the page.
-func checkRunOnPage(t *testing.T, res *Result, doc *html.Node) {
+func checkRunOnPage(t *testing.T, res *simulate.Result, doc *html.Node) {
 	t.Helper()
 	for _, p := range res.Pools {
 		if htmldom.Find(doc, func(n *html.Node) bool { return htmldom.Attr(n, "data-pool") == p.Pool }) == nil {

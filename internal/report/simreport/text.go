@@ -1,8 +1,10 @@
-package simulate
+package simreport
 
 import (
 	"bufio"
 	"fmt"
+	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/simulate"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -13,30 +15,16 @@ type TextOptions struct {
 	Color bool // ANSI colour for outcomes
 }
 
-const (
-	ansiRed    = "\x1b[31m"
-	ansiYellow = "\x1b[33m"
-	ansiGreen  = "\x1b[32m"
-	ansiDim    = "\x1b[2m"
-	ansiBold   = "\x1b[1m"
-	ansiReset  = "\x1b[0m"
-)
-
 // WriteText writes the report for people: per workload what was placed
 // where and what went wrong, word for word as Kubernetes says it; per pool
 // what is requested of what is allocatable; and the notes.
-func WriteText(w io.Writer, r *Result, opts TextOptions) error {
+func WriteText(w io.Writer, r *simulate.Result, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
-	paint := func(code, s string) string {
-		if !opts.Color {
-			return s
-		}
-		return code + s + ansiReset
-	}
+	paint := func(c report.Colour, s string) string { return report.Paint(opts.Color, c, s) }
 	c := r.Count()
-	fmt.Fprintf(bw, "%s\n\n", paint(ansiBold, fmt.Sprintf("Simulated %s of %s on %s (Kubernetes %s)",
+	fmt.Fprintf(bw, "%s\n\n", paint(report.Bold, fmt.Sprintf("Simulated %s of %s on %s (Kubernetes %s)",
 		plural2(c.Pods, "pod"), plural2(len(r.Workloads), "workload"), plural2(c.Nodes, "node"), r.Version)))
-	byWorkload := map[string][]PodResult{}
+	byWorkload := map[string][]simulate.PodResult{}
 	for _, p := range r.Pods {
 		byWorkload[p.Workload] = append(byWorkload[p.Workload], p)
 	}
@@ -45,22 +33,22 @@ func WriteText(w io.Writer, r *Result, opts TextOptions) error {
 	}
 	writePools(bw, r.Pools, paint)
 	if len(r.Notes) > 0 {
-		fmt.Fprintf(bw, "\n%s\n", paint(ansiBold, "Notes"))
+		fmt.Fprintf(bw, "\n%s\n", paint(report.Bold, "Notes"))
 		for _, n := range r.Notes {
 			fmt.Fprintf(bw, "  - %s\n", n)
 		}
 	}
-	status := paint(ansiGreen, "every pod is scheduled and starts")
+	status := paint(report.Green, "every pod is scheduled and starts")
 	if r.Failed() {
-		status = paint(ansiRed, fmt.Sprintf("%d rejected, %d pending, %d failing at start", c.Rejected, c.Pending, c.StartFailures))
+		status = paint(report.Red, fmt.Sprintf("%d rejected, %d pending, %d failing at start", c.Rejected, c.Pending, c.StartFailures))
 	}
 	fmt.Fprintf(bw, "\n%d scheduled: %s\n", c.Scheduled, status)
 	return bw.Flush()
 }
 
-type painter func(code, s string) string
+type painter func(c report.Colour, s string) string
 
-func writeWorkload(w io.Writer, wr WorkloadResult, pods []PodResult, paint painter) {
+func writeWorkload(w io.Writer, wr simulate.WorkloadResult, pods []simulate.PodResult, paint painter) {
 	scheduled := 0
 	var where []string
 	for _, pc := range wr.Placed {
@@ -71,22 +59,26 @@ func writeWorkload(w io.Writer, wr WorkloadResult, pods []PodResult, paint paint
 	if len(where) > 0 {
 		line += " (" + strings.Join(where, ", ") + ")"
 	}
-	code := ansiGreen
+	code := report.Green
 	if wr.Rejected+wr.Pending+wr.StartFailures > 0 {
-		code = ansiRed
+		code = report.Red
 	}
 	fmt.Fprintf(w, "%s\n", paint(code, line))
 	for _, g := range groupOutcomes(pods) {
-		fmt.Fprintf(w, "  %s %s\n", paint(ansiYellow, fmt.Sprintf("%d %s:", g.count, g.what)), g.message)
+		fmt.Fprintf(w, "  %s %s\n", paint(report.Yellow, fmt.Sprintf("%d %s:", g.count, g.what)), g.message)
 		for _, e := range g.explanation {
-			fmt.Fprintf(w, "      %s\n", paint(ansiDim, e))
+			fmt.Fprintf(w, "      %s\n", paint(report.Dim, e))
 		}
 	}
 	for _, nm := range wr.NotModelled {
-		fmt.Fprintf(w, "  %s %s\n", paint(ansiDim, "not modelled:"), nm)
+		fmt.Fprintf(w, "  %s %s\n", paint(report.Dim, "not modelled:"), nm)
 	}
-	if wr.MoreFit != nil {
-		fmt.Fprintf(w, "  %d more %s would fit\n", *wr.MoreFit, plural(*wr.MoreFit, "replica"))
+	if n := wr.MoreFit; n != nil {
+		replicas := "replicas"
+		if *n == 1 {
+			replicas = "replica"
+		}
+		fmt.Fprintf(w, "  %d more %s would fit\n", *n, replicas)
 	}
 }
 
@@ -97,7 +89,7 @@ type outcome struct {
 	count         int
 }
 
-func groupOutcomes(pods []PodResult) []outcome {
+func groupOutcomes(pods []simulate.PodResult) []outcome {
 	var out []*outcome
 	index := map[string]*outcome{}
 	add := func(what, msg string, expl []string) {
@@ -131,20 +123,26 @@ func groupOutcomes(pods []PodResult) []outcome {
 	return res
 }
 
-func writePools(w io.Writer, pools []PoolUsage, paint painter) {
+func writePools(w io.Writer, pools []simulate.PoolUsage, paint painter) {
 	if len(pools) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n%s\n", paint(ansiBold, "Pools (requested / allocatable)"))
+	fmt.Fprintf(w, "\n%s\n", paint(report.Bold, "Pools (requested / allocatable)"))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  POOL\tOS\tNODES\tCPU\tMEMORY\tPODS")
 	for _, p := range pools {
 		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s / %s\t%s / %s\t%d / %d\n", p.Pool, p.OS, p.Nodes,
-			formatCPU(p.Requested.MilliCPU), formatCPU(p.Allocatable.MilliCPU),
-			formatMemory(p.Requested.Memory), formatMemory(p.Allocatable.Memory),
+			simulate.FormatCPU(p.Requested.MilliCPU), simulate.FormatCPU(p.Allocatable.MilliCPU),
+			simulate.FormatMemory(p.Requested.Memory), simulate.FormatMemory(p.Allocatable.Memory),
 			p.Requested.Pods, p.Allocatable.Pods)
 	}
 	tw.Flush()
 }
 
-func plural2(n int, word string) string { return fmt.Sprintf("%d %s", n, plural(n, word)) }
+// plural2 is "1 pod", "2 pods".
+func plural2(n int, word string) string {
+	if n != 1 {
+		word += "s"
+	}
+	return fmt.Sprintf("%d %s", n, word)
+}
