@@ -3,7 +3,6 @@ package simreport
 import (
 	"bytes"
 	"github.com/winkube/winkube/internal/simulate"
-	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,21 +79,9 @@ spec:
     spec:
       containers: [{name: web, image: nginx:1.27, resources: {requests: {cpu: 500m, memory: 256Mi}}}]
 `
-	var objs []*manifest.Object
-	s := manifest.NewSplitter("shop.yaml", strings.NewReader(manifests), false)
-	for {
-		doc, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, errs := manifest.Decode(doc)
-		if len(errs) > 0 {
-			t.Fatal(errs[0])
-		}
-		objs = append(objs, o...)
+	objs, errs := manifest.ReadAll([]manifest.Input{manifest.BytesInput("shop.yaml", []byte(manifests))})
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
 	}
 	nodes, pools := cluster.Reference().Nodes()
 	res, err := simulate.Run(t.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: winsupport.Default()})
