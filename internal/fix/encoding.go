@@ -12,7 +12,7 @@ import (
 // order mark, or UTF-16 (what Windows PowerShell 5's > writes). fix edits
 // UTF-8 and writes the file back as it found it.
 type encoding struct {
-	bom   bool             // UTF-8 with a byte order mark
+	bom   bool      // UTF-8 with a byte order mark
 	utf16 byteOrder // nil for UTF-8
 }
 
