@@ -13,8 +13,11 @@ var (
 	ErrRead = errors.New("cannot read input")
 	// ErrBinary: a NUL byte; winkube reads text.
 	ErrBinary = errors.New("binary content")
-	// ErrTooLarge: a document over the size limit.
-	ErrTooLarge = errors.New("document too large")
+	// ErrTooLarge: a document or an input over its size limit.
+	ErrTooLarge = errors.New("input too large")
+	// ErrNotRegular: a path is a FIFO, device or socket, which could block
+	// or never end; only regular files and stdin are read.
+	ErrNotRegular = errors.New("not a regular file")
 	// ErrSyntax: invalid YAML or JSON.
 	ErrSyntax = errors.New("invalid YAML")
 	// ErrTemplate: an unrendered Helm template.

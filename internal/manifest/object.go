@@ -101,18 +101,46 @@ func Decode(doc Document) ([]*Object, []*Error) {
 		}
 		errs = append(errs, es...)
 	}
-	if root.Kind == MappingNode && strings.HasSuffix(root.String("kind"), "List") && root.Get("items") != nil {
-		items := root.Get("items")
-		if items.Kind != SequenceNode && !items.IsNull() {
-			return nil, []*Error{{File: doc.File, Line: items.Line, Column: items.Column, Msg: "items: expected a list, got " + describe(items), Hint: "a List holds its objects in a YAML list under items", Class: ErrType}}
+	if isList(root) {
+		items, err := flatten(doc.File, root, nil)
+		if err != nil {
+			return nil, []*Error{err}
 		}
-		for i, it := range items.Content {
+		for i, it := range items {
 			add(it, i)
 		}
 		return objs, errs
 	}
 	add(root, -1)
 	return objs, errs
+}
+
+// isList reports whether n is a List (v1 List, or any kind ending in List)
+// holding its objects under items.
+func isList(n *Node) bool {
+	return n.Kind == MappingNode && strings.HasSuffix(n.String("kind"), "List") && n.Get("items") != nil
+}
+
+// flatten appends the objects of List n to out; a List among the items is
+// replaced by its own items, recursively, as kubectl's FlattenListVisitor
+// does (k8s.io/cli-runtime/pkg/resource/visitor.go). Object.Item numbers
+// the objects in this order.
+func flatten(file string, n *Node, out []*Node) ([]*Node, *Error) {
+	items := n.Get("items")
+	if items.Kind != SequenceNode && !items.IsNull() {
+		return nil, &Error{File: file, Line: items.Line, Column: items.Column, Msg: "items: expected a list, got " + describe(items), Hint: "a List holds its objects in a YAML list under items", Class: ErrType}
+	}
+	for _, it := range items.Content {
+		if !isList(it) {
+			out = append(out, it)
+			continue
+		}
+		var err *Error
+		if out, err = flatten(file, it, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func decodeObject(doc Document, n *Node, item int) (*Object, []*Error) {

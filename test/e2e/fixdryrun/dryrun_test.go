@@ -174,49 +174,35 @@ type plan struct {
 	paths   map[docKey][]string        // field paths an edit changed, per object
 	rules   map[docKey]map[string]bool // rules whose edits changed the object
 	changed int                        // edits that changed something
-	failed  int                        // edits fix reports it cannot make
+	failed  int                        // problems fix reports (edits it cannot make, documents it cannot read)
 }
 
 func lintOptions() engine.Options {
 	return engine.Options{Rules: rules.Suite(), Cluster: cluster.Reference(), Model: winsupport.Default()}
 }
 
-// planFixes does what `winkube fix --unsafe` does, with the library: lint,
-// plan and apply, again on the result until nothing changes (a fix can make
-// another due: pinning to Windows calls for the Windows toleration), and
-// records every edit that changed something.
+// planFixes does what `winkube fix --unsafe` does, with the library's
+// fix.Converge (lint, plan and apply until nothing changes), and records
+// every edit that changed something.
 func planFixes(t *testing.T, files []string, before map[string][]byte) *plan {
 	t.Helper()
 	p := &plan{out: map[string][]byte{}, docs: map[docKey]bool{}, paths: map[docKey][]string{}, rules: map[docKey]map[string]bool{}}
-	for _, f := range files {
-		p.out[f] = before[f]
+	in := make([]fix.File, len(files))
+	for i, f := range files {
+		in[i] = fix.File{Name: f, Data: before[f]}
 	}
-	const maxPasses = 5
-	for pass := 1; ; pass++ {
-		ins := make([]manifest.Input, len(files))
-		for i, f := range files {
-			ins[i] = manifest.BytesInput(f, p.out[f])
+	res, err := fix.Converge(t.Context(), in, lintOptions(), fix.Policy{Unsafe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fr := range res.Files {
+		p.out[fr.Name] = fr.After
+		for _, a := range fr.Applied {
+			p.record(fr.Name, a)
 		}
-		res, err := engine.Run(t.Context(), ins, lintOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		byFile, _ := fix.Plan(res.Findings, fix.Policy{Unsafe: true})
-		progress := false
-		for _, f := range files {
-			next, applied := fix.Apply(p.out[f], byFile[f])
-			progress = progress || !bytes.Equal(next, p.out[f])
-			p.out[f] = next
-			for _, a := range applied {
-				p.record(t, f, a, pass)
-			}
-		}
-		if !progress {
-			break
-		}
-		if pass == maxPasses {
-			t.Errorf("fix still changes the files after %d passes", maxPasses)
-			break
+		for _, f := range fr.Failures {
+			t.Logf("%s: %s", fr.Name, f)
+			p.failed++
 		}
 	}
 	if p.changed == 0 {
@@ -225,15 +211,8 @@ func planFixes(t *testing.T, files []string, before map[string][]byte) *plan {
 	return p
 }
 
-func (p *plan) record(t *testing.T, file string, a fix.Applied, pass int) {
-	if a.Err != nil {
-		if pass == 1 {
-			t.Logf("%s: %s", file, fix.Describe(a))
-			p.failed++
-		}
-		return
-	}
-	if !a.Changed {
+func (p *plan) record(file string, a fix.Applied) {
+	if a.Err != nil || !a.Changed {
 		return
 	}
 	k := docKey{file, a.Doc, a.Item}
