@@ -5,14 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
 	"github.com/spf13/cobra"
 
+	"github.com/winkube/winkube/internal/atomicwrite"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/fix"
 	"github.com/winkube/winkube/internal/manifest"
@@ -88,12 +87,13 @@ func (o *fixOptions) ruleEnabled(id string) bool {
 }
 
 func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
+	ctx := cmd.Context()
 	var stdin []byte
 	if contains(args, "-") {
 		if o.write {
 			return usagef("--write cannot write back to stdin; redirect stdout instead")
 		}
-		b, err := io.ReadAll(o.streams.In)
+		b, err := manifest.ReadAllLimited(ctx, "<stdin>", o.streams.In)
 		if err != nil {
 			return fmt.Errorf("reading stdin: %w", err)
 		}
@@ -111,133 +111,118 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 	for _, id := range o.rules {
 		policy.Rules[id] = true
 	}
-	before, err := o.readAll(ins, stdin)
+	files, err := readInputs(ctx, ins, stdin)
 	if err != nil {
 		return err
 	}
-	after, notes, failures, skipped, err := o.converge(cmd.Context(), ins, before, policy)
+	res, err := fix.Converge(ctx, files, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers}, policy)
 	if err != nil {
 		return err
 	}
-	changedFiles, changed := 0, 0
-	for _, in := range ins {
-		if !bytes.Equal(before[in.Name], after[in.Name]) {
+	return o.report(files, res)
+}
+
+// report writes or prints the result and summarises it. Every failure (an
+// edit that could not be made, a file that could not be written) is named
+// on stderr and makes the exit code 2.
+func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
+	changedFiles, changed, failures := 0, 0, 0
+	var writeErrs []error
+	for i, fr := range res.Files {
+		before := files[i].Data
+		changed += len(fr.Notes)
+		for _, f := range fr.Failures {
+			fmt.Fprintf(o.streams.Err, "error: %s: %s\n", fr.Name, f)
+		}
+		failures += len(fr.Failures)
+		if err := o.emit(fr.Name, before, fr.After, fr.Notes); err != nil {
+			fmt.Fprintf(o.streams.Err, "error: %v\n", err)
+			writeErrs = append(writeErrs, err)
+			continue
+		}
+		if fr.Changed(before) {
 			changedFiles++
 		}
-		changed += len(notes[in.Name])
-		for _, f := range failures[in.Name] {
-			fmt.Fprintf(o.streams.Err, "error: %s: %s\n", in.Name, f)
-		}
-		o.emit(in.Name, before[in.Name], after[in.Name], notes[in.Name])
 	}
 	if !o.quiet {
-		fmt.Fprintf(o.streams.Err, "%s applied to %d of %d files", count(changed, "fix", "fixes"), changedFiles, len(ins))
-		if len(skipped) > 0 {
-			fmt.Fprintf(o.streams.Err, "; %s not applied (use --unsafe or --rule ID): %s", count(len(skipped), "unsafe fix", "unsafe fixes"), ruleList(skipped))
+		fmt.Fprintf(o.streams.Err, "%s applied to %d of %d files", count(changed, "fix", "fixes"), changedFiles, len(files))
+		if len(res.Skipped) > 0 {
+			fmt.Fprintf(o.streams.Err, "; %s not applied (use --unsafe or --rule ID): %s", count(len(res.Skipped), "unsafe fix", "unsafe fixes"), ruleList(res.Skipped))
 		}
 		fmt.Fprintln(o.streams.Err)
 	}
-	if n := countAll(failures); n > 0 {
-		return fmt.Errorf("%d fixes could not be applied (see above)", n)
+	switch {
+	case len(writeErrs) > 0:
+		return fmt.Errorf("%s could not be written; they are unchanged (see above)", count(len(writeErrs), "file", "files"))
+	case failures > 0:
+		return fmt.Errorf("%s: not everything was fixed (see above)", count(failures, "problem", "problems"))
 	}
 	return nil
 }
 
-// maxPasses bounds how often fix re-checks its own output. A fix can
-// enable another (pinning a workload to Windows makes the Windows
-// toleration due), so fix runs until nothing changes.
-const maxPasses = 5
-
-// converge lints and fixes the texts until a pass changes nothing.
-func (o *fixOptions) converge(ctx context.Context, ins []manifest.Input, before map[string][]byte, policy fix.Policy) (after map[string][]byte, notes, failures map[string][]string, skipped []rule.Finding, err error) {
-	after = make(map[string][]byte, len(before))
-	for k, v := range before {
-		after[k] = v
-	}
-	notes, failures = map[string][]string{}, map[string][]string{}
-	seenFail := map[string]bool{}
-	for pass := 0; pass < maxPasses; pass++ {
-		cur := make([]manifest.Input, len(ins))
-		for i, in := range ins {
-			cur[i] = manifest.BytesInput(in.Name, after[in.Name])
-		}
-		res, err := engine.Run(ctx, cur, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers})
-		if err != nil {
-			return nil, nil, nil, nil, err
-		}
-		byFile, sk := fix.Plan(res.Findings, policy)
-		skipped = sk
-		progress := false
-		for _, in := range ins {
-			next, applied := fix.Apply(after[in.Name], byFile[in.Name])
-			for _, a := range applied {
-				d := fix.Describe(a)
-				switch {
-				case a.Err != nil && !seenFail[in.Name+d]:
-					seenFail[in.Name+d] = true
-					failures[in.Name] = append(failures[in.Name], d)
-				case a.Changed:
-					notes[in.Name] = append(notes[in.Name], d)
-				}
-			}
-			if !bytes.Equal(next, after[in.Name]) {
-				after[in.Name], progress = next, true
-			}
-		}
-		if !progress {
-			break
-		}
-	}
-	return after, notes, failures, skipped, nil
-}
-
-// readAll reads every input once.
-func (o *fixOptions) readAll(ins []manifest.Input, stdin []byte) (map[string][]byte, error) {
-	out := make(map[string][]byte, len(ins))
+// readInputs reads every input once, bounded by the input size limit.
+func readInputs(ctx context.Context, ins []manifest.Input, stdin []byte) ([]fix.File, error) {
+	out := make([]fix.File, 0, len(ins))
 	for _, in := range ins {
 		if in.Name == "<stdin>" {
-			out[in.Name] = stdin
+			out = append(out, fix.File{Name: in.Name, Data: stdin})
 			continue
 		}
-		b, err := os.ReadFile(in.Name)
+		b, err := readInput(ctx, in)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", in.Name, err)
+			return nil, err
 		}
-		out[in.Name] = b
+		out = append(out, fix.File{Name: in.Name, Data: b})
 	}
 	return out, nil
 }
 
-func countAll(m map[string][]string) int {
-	n := 0
-	for _, v := range m {
-		n += len(v)
+func readInput(ctx context.Context, in manifest.Input) ([]byte, error) {
+	r, err := in.Open()
+	if err != nil {
+		var me *manifest.Error
+		if errors.As(err, &me) {
+			return nil, me
+		}
+		return nil, fmt.Errorf("reading %s: %w", in.Name, err)
 	}
-	return n
+	defer r.Close()
+	b, err := manifest.ReadAllLimited(ctx, in.Name, r)
+	if err != nil {
+		var me *manifest.Error
+		if errors.As(err, &me) {
+			return nil, me
+		}
+		return nil, fmt.Errorf("reading %s: %w", in.Name, err)
+	}
+	return b, nil
 }
 
-func (o *fixOptions) emit(name string, before, after []byte, notes []string) {
+// emit writes the fixed file in place (--write), to stdout (stdin's
+// result) or prints its diff. A file is replaced atomically: a failure
+// leaves it as it was.
+func (o *fixOptions) emit(name string, before, after []byte, notes []string) error {
 	switch {
 	case name == "<stdin>":
-		o.streams.Out.Write(after)
+		if _, err := o.streams.Out.Write(after); err != nil {
+			return fmt.Errorf("writing stdout: %w", err)
+		}
 	case o.write:
 		if bytes.Equal(before, after) {
-			return
+			return nil
 		}
-		mode := os.FileMode(0o644)
-		if st, err := os.Stat(name); err == nil {
-			mode = st.Mode().Perm()
-		}
-		if err := os.WriteFile(name, after, mode); err != nil {
-			fmt.Fprintf(o.streams.Err, "error: writing %s: %v\n", name, err)
-		}
+		return atomicwrite.File(name, after, 0o644)
 	case !bytes.Equal(before, after):
+		var b bytes.Buffer
 		for _, n := range notes {
-			fmt.Fprintf(o.streams.Out, "# %s: %s\n", name, n)
+			fmt.Fprintf(&b, "# %s: %s\n", name, n)
 		}
-		d, _ := unifiedDiff(name, before, after)
-		io.WriteString(o.streams.Out, d)
+		b.WriteString(unifiedDiff(name, before, after))
+		if _, err := o.streams.Out.Write(b.Bytes()); err != nil {
+			return fmt.Errorf("writing stdout: %w", err)
+		}
 	}
+	return nil
 }
 
 func ruleList(fs []rule.Finding) string {
@@ -261,12 +246,13 @@ func count(n int, one, many string) string {
 }
 
 // unifiedDiff is a unified diff of one file's change.
-func unifiedDiff(name string, before, after []byte) (string, error) {
-	return difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+func unifiedDiff(name string, before, after []byte) string {
+	d, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 		A:        difflib.SplitLines(string(before)),
 		B:        difflib.SplitLines(string(after)),
 		FromFile: "a/" + name,
 		ToFile:   "b/" + name,
 		Context:  3,
 	})
+	return d
 }

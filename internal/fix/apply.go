@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -25,98 +26,134 @@ type Applied struct {
 	Err     error // why the edit could not be made
 }
 
-// Apply applies the edits to a file's text. Documents without edits are
-// copied byte for byte.
+// Apply applies the edits to the UTF-8 text of a YAML file. Documents
+// without edits are copied byte for byte. When the result does not read
+// back as the intended objects, Apply returns data unchanged and every
+// edit carries the reason.
 func Apply(data []byte, edits []Edit) ([]byte, []Applied) {
-	docs := splitDocs(data)
+	return applyText("", data, edits, false)
+}
+
+// applyText applies edits to a file's text; isJSON marks a .json file,
+// one document, edited as JSON.
+func applyText(name string, data []byte, edits []Edit, isJSON bool) ([]byte, []Applied) {
 	byDoc := map[int][]Edit{}
 	for _, e := range edits {
 		byDoc[e.Doc] = append(byDoc[e.Doc], e)
 	}
-	var out bytes.Buffer
 	var results []Applied
-	prev := 0
-	for i, d := range docs {
-		es := byDoc[i]
+	if len(edits) == 0 {
+		return data, nil
+	}
+	docs, err := manifest.Split(name, data, isJSON)
+	if err != nil {
+		return data, refuseAll(edits, err)
+	}
+	var out bytes.Buffer
+	prev := int64(0)
+	var refused error
+	for _, d := range docs {
+		es := byDoc[d.Index]
+		delete(byDoc, d.Index)
 		if len(es) == 0 {
 			continue
 		}
-		src := string(data[d.start:d.end])
-		for _, e := range es {
-			next, err := applyEdit(src, e.Item, e.Edit)
-			switch {
-			case errors.Is(err, errNoop):
-				results = append(results, Applied{Edit: e})
-			case err != nil:
-				results = append(results, Applied{Edit: e, Err: err})
-			default:
-				src = next
-				results = append(results, Applied{Edit: e, Changed: true})
-			}
+		src, rs, err := applyDoc(d, data[d.Start:d.End], es, isJSON)
+		results = append(results, rs...)
+		if err != nil && refused == nil {
+			refused = err
 		}
-		out.Write(data[prev:d.start])
-		out.WriteString(src)
-		prev = d.end
+		out.Write(data[prev:d.Start])
+		out.Write(src)
+		prev = d.End
 	}
-	for doc := range byDoc {
-		if doc >= len(docs) {
-			for _, e := range byDoc[doc] {
-				results = append(results, Applied{Edit: e, Err: fmt.Errorf("document %d not found", doc)})
-			}
+	for doc, es := range byDoc {
+		for _, e := range es {
+			results = append(results, Applied{Edit: e, Err: fmt.Errorf("document %d not found", doc)})
 		}
 	}
 	out.Write(data[prev:])
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Doc < results[j].Doc })
+	if refused == nil {
+		refused = sameDocuments(name, data, out.Bytes(), isJSON)
+	}
+	if refused != nil {
+		return data, refuse(results, refused)
+	}
 	return out.Bytes(), results
 }
 
-type docRange struct{ start, end int }
-
-// splitDocs finds the byte ranges of the non-empty documents, numbered as
-// manifest.Splitter numbers them. A range runs from the line after a
-// separator up to and including the last line before the next one.
-func splitDocs(data []byte) []docRange {
-	var docs []docRange
-	start := 0
-	content := false
-	flush := func(end int) {
-		if content {
-			docs = append(docs, docRange{start, end})
-		}
-		content = false
+// applyDoc applies one document's edits and checks the result reads back
+// as the intended object; an error means the document must not change.
+func applyDoc(d manifest.Document, text []byte, es []Edit, isJSON bool) ([]byte, []Applied, error) {
+	var results []Applied
+	if d.Err != nil {
+		return text, refuseAll(es, d.Err), nil
 	}
-	for pos := 0; pos < len(data); {
-		end := bytes.IndexByte(data[pos:], '\n')
-		next := len(data)
-		if end >= 0 {
-			next = pos + end + 1
-		}
-		line := data[pos:next]
-		trimmed := bytes.TrimRight(line, "\r\n")
+	jsonDoc := isJSON && jsonValid(text)
+	want, err := decodeGeneric(text)
+	if err != nil {
+		return text, refuseAll(es, err), nil
+	}
+	src := string(text)
+	for _, e := range es {
+		next, err := applyEdit(src, e.Item, e.Edit, jsonDoc)
 		switch {
-		case isSeparator(trimmed):
-			flush(pos)
-			start = next
-		case bytes.Equal(bytes.TrimRight(trimmed, " \t"), []byte("...")):
+		case errors.Is(err, errNoop):
+			results = append(results, Applied{Edit: e})
+		case err != nil:
+			results = append(results, Applied{Edit: e, Err: err})
 		default:
-			t := bytes.TrimSpace(trimmed)
-			if pos == 0 {
-				t = bytes.TrimPrefix(t, []byte("\xef\xbb\xbf"))
+			if err := intend(want, e); err != nil {
+				return text, results, fmt.Errorf("document %d: %s %s: %w", d.Index, e.Op, e.Path, err)
 			}
-			if len(t) > 0 && t[0] != '#' {
-				content = true
-			}
+			src = next
+			results = append(results, Applied{Edit: e, Changed: true})
 		}
-		pos = next
 	}
-	flush(len(data))
-	return docs
+	if src == string(text) {
+		return text, results, nil
+	}
+	if err := verify([]byte(src), want, jsonDoc); err != nil {
+		return text, results, fmt.Errorf("line %d: %w", d.Line, err)
+	}
+	return []byte(src), results, nil
 }
 
-func isSeparator(line []byte) bool {
-	if !bytes.HasPrefix(line, []byte("---")) {
-		return false
+// sameDocuments checks that the edited file splits into as many documents
+// as the original: an edit must never add or merge documents.
+func sameDocuments(name string, before, after []byte, isJSON bool) error {
+	a, err := manifest.Split(name, before, isJSON)
+	if err != nil {
+		return err
 	}
-	rest := line[3:]
-	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t'
+	b, err := manifest.Split(name, after, isJSON)
+	if err != nil {
+		return fmt.Errorf("the fixed text cannot be read: %w", err)
+	}
+	if len(a) != len(b) {
+		return fmt.Errorf("the fixed text has %d documents instead of %d", len(b), len(a))
+	}
+	return nil
+}
+
+// refuseAll marks every edit as failed with err.
+func refuseAll(es []Edit, err error) []Applied {
+	out := make([]Applied, len(es))
+	for i, e := range es {
+		out[i] = Applied{Edit: e, Err: err}
+	}
+	return out
+}
+
+// refuse turns the edits that would have changed the file into failures:
+// nothing of the file is written.
+func refuse(rs []Applied, why error) []Applied {
+	err := fmt.Errorf("not written: %w", why)
+	for i := range rs {
+		if rs[i].Changed {
+			rs[i].Changed, rs[i].Err = false, err
+		}
+	}
+	return rs
 }

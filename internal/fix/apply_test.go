@@ -111,7 +111,7 @@ func TestApply(t *testing.T) {
 			name:  "replace a quoted scalar",
 			in:    "nodeSelector:\n  kubernetes.io/os: \"Windows\" # wrong case\n",
 			edits: []rule.Edit{set("nodeSelector[kubernetes.io/os]", "windows")},
-			want:  "nodeSelector:\n  kubernetes.io/os: windows # wrong case\n",
+			want:  "nodeSelector:\n  kubernetes.io/os: \"windows\" # wrong case\n",
 		},
 		{
 			name:  "CRLF line endings are kept",

@@ -14,15 +14,17 @@ import (
 // errNoop marks an edit that would change nothing.
 var errNoop = errors.New("already applied")
 
-// applyEdit applies one edit to one document's text. item selects a List
-// item (-1 for the document itself).
-func applyEdit(src string, item int, e rule.Edit) (string, error) {
+// applyEdit applies one edit to one document's text. item selects an
+// object of a List (-1 for the document itself); isJSON renders the edit
+// as JSON.
+func applyEdit(src string, item int, e rule.Edit, isJSON bool) (string, error) {
 	t := newText(src)
+	t.json = isJSON
 	root, err := parseRoot(src, item)
 	if err != nil {
 		return "", err
 	}
-	t.detectStyle(root)
+	t.detectStyle(root.node)
 	segs := parsePath(e.Path)
 	if len(segs) == 0 {
 		return "", fmt.Errorf("empty path")
@@ -43,23 +45,56 @@ func applyEdit(src string, item int, e rule.Edit) (string, error) {
 	return t.String(), nil
 }
 
-func parseRoot(src string, item int) (*yaml.Node, error) {
+// at is a node and whether it sits inside a flow collection, where plain
+// scalars end at ",", "]" and "}" and new entries are written in flow
+// style.
+type at struct {
+	node *yaml.Node
+	flow bool
+}
+
+func (a at) child(n *yaml.Node) at { return at{n, a.flow || isFlow(a.node)} }
+
+func parseRoot(src string, item int) (at, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		return nil, err
+		return at{}, err
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, errors.New("document is not a mapping")
+		return at{}, errors.New("document is not a mapping")
 	}
-	root := doc.Content[0]
-	if item >= 0 {
-		items := mapGet(root, "items")
-		if items == nil || items.Kind != yaml.SequenceNode || item >= len(items.Content) {
-			return nil, fmt.Errorf("list item %d not found", item)
+	root := at{node: doc.Content[0]}
+	if item < 0 {
+		return root, nil
+	}
+	items := flattenNodes(root, nil)
+	if item >= len(items) {
+		return at{}, fmt.Errorf("list item %d not found", item)
+	}
+	return items[item], nil
+}
+
+// flattenNodes lists the objects of List a, Lists among its items replaced
+// by their own items, in the order manifest.Decode numbers them.
+func flattenNodes(a at, out []at) []at {
+	items := mapGet(a.node, "items")
+	if items == nil || items.Kind != yaml.SequenceNode {
+		return out
+	}
+	for _, it := range items.Content {
+		c := a.child(items).child(it)
+		if isListNode(it) {
+			out = flattenNodes(c, out)
+			continue
 		}
-		root = items.Content[item]
+		out = append(out, c)
 	}
-	return root, nil
+	return out
+}
+
+func isListNode(n *yaml.Node) bool {
+	k := mapGet(n, "kind")
+	return k != nil && k.Kind == yaml.ScalarNode && strings.HasSuffix(k.Value, "List") && mapGet(n, "items") != nil
 }
 
 func mapGet(m *yaml.Node, k string) *yaml.Node {
@@ -72,7 +107,7 @@ func mapEntry(m *yaml.Node, k string) (key, val *yaml.Node) {
 		return nil, nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == k {
+		if m.Content[i].Value == k && m.Content[i].Tag != "!!merge" {
 			return m.Content[i], m.Content[i+1]
 		}
 	}
@@ -85,27 +120,70 @@ func isNull(n *yaml.Node) bool {
 
 func isFlow(n *yaml.Node) bool { return n.Style&yaml.FlowStyle != 0 }
 
+// shared refuses a node whose text other nodes share: an anchored node
+// (every alias of it would change too) or an alias. Editing it in place
+// would change objects the fix is not about.
+func shared(n *yaml.Node) error {
+	switch {
+	case n.Kind == yaml.AliasNode:
+		return fmt.Errorf("line %d: the field is a YAML alias (*%s); winkube fix does not edit through aliases: expand it by hand, then run fix again", n.Line, n.Value)
+	case n.Anchor != "":
+		return fmt.Errorf("line %d: the field is behind the YAML anchor &%s, so editing it would change every alias of it too; expand the aliases by hand, then run fix again", n.Line, n.Anchor)
+	}
+	return nil
+}
+
+// merged refuses a step into a mapping that takes keys from a merge key:
+// what the text says and what the object holds differ there.
+func merged(m *yaml.Node, name string) error {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Tag == "!!merge" {
+			return fmt.Errorf("line %d: %s is in a mapping that takes keys from a YAML merge key (<<); winkube fix does not edit merged mappings: write the keys out, then run fix again", m.Line, name)
+		}
+	}
+	return nil
+}
+
+// step follows one path segment from a, refusing shared nodes. It returns
+// the key (nil for a list index) and the value, or a nil value when the
+// step is missing.
+func step(a at, s segment) (k *yaml.Node, v at, err error) {
+	if err := shared(a.node); err != nil {
+		return nil, at{}, err
+	}
+	if idx, ok := s.Index(); ok && a.node.Kind == yaml.SequenceNode {
+		if idx >= len(a.node.Content) {
+			return nil, at{}, fmt.Errorf("list index %d out of range", idx)
+		}
+		return nil, a.child(a.node.Content[idx]), nil
+	}
+	if a.node.Kind != yaml.MappingNode {
+		return nil, at{}, fmt.Errorf("%s is not a mapping", s.Name)
+	}
+	kk, vv := mapEntry(a.node, s.Name)
+	if kk == nil {
+		if err := merged(a.node, s.Name); err != nil {
+			return nil, at{}, err
+		}
+		return nil, at{}, nil
+	}
+	if err := shared(vv); err != nil {
+		return nil, at{}, err
+	}
+	return kk, a.child(vv), nil
+}
+
 // set sets the field at segs to value, creating what is missing.
-func (t *text) set(n *yaml.Node, segs []segment, value any) error {
+func (t *text) set(n at, segs []segment, value any) error {
 	for i, s := range segs {
-		if n.Kind == yaml.AliasNode {
-			return errors.New("cannot edit through a YAML alias")
+		k, v, err := step(n, s)
+		if err != nil {
+			return err
 		}
-		if idx, ok := s.Index(); ok && n.Kind == yaml.SequenceNode {
-			if idx >= len(n.Content) {
-				return fmt.Errorf("list index %d out of range", idx)
-			}
-			n = n.Content[idx]
-			continue
-		}
-		if n.Kind != yaml.MappingNode {
-			return fmt.Errorf("%s is not a mapping", s.Name)
-		}
-		k, v := mapEntry(n, s.Name)
-		if k == nil {
+		if v.node == nil {
 			return t.addEntries(n, names(segs[i:]), value)
 		}
-		if i < len(segs)-1 && (isNull(v) || (v.Kind == yaml.MappingNode && len(v.Content) == 0 && isFlow(v))) {
+		if k != nil && i < len(segs)-1 && (isNull(v.node) || (v.node.Kind == yaml.MappingNode && len(v.node.Content) == 0 && isFlow(v.node))) {
 			return t.fillEmpty(k, v, names(segs[i+1:]), value)
 		}
 		n = v
@@ -121,61 +199,69 @@ func names(segs []segment) []string {
 	return out
 }
 
-// replaceScalar rewrites a scalar value in place.
-func (t *text) replaceScalar(n *yaml.Node, value any) error {
-	if n.Kind != yaml.ScalarNode {
+// replaceScalar rewrites a scalar value in place, in its quoting style
+// where that can hold the new value.
+func (t *text) replaceScalar(n at, value any) error {
+	if n.node.Kind != yaml.ScalarNode {
 		return errors.New("cannot replace a mapping or list with a value")
 	}
 	var cur any
-	if err := n.Decode(&cur); err == nil && reflect.DeepEqual(normalize(cur), normalize(value)) {
+	if err := n.node.Decode(&cur); err == nil && reflect.DeepEqual(normalize(cur), normalize(value)) {
 		return errNoop
 	}
-	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+	if n.node.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return errors.New("cannot replace a block scalar")
 	}
-	line := t.lines[n.Line-1]
-	col := n.Column - 1
-	end := scalarEnd(line, col, false)
-	t.lines[n.Line-1] = line[:col] + flow(value) + line[end:]
+	line := t.lines[n.node.Line-1]
+	col := t.col(n.node)
+	end := scalarEnd(line, col, n.flow)
+	t.lines[n.node.Line-1] = line[:col] + t.value(value, n.flow, n.node.Style) + line[end:]
 	return nil
 }
 
 // addEntries adds keys (nested) with value to mapping m.
-func (t *text) addEntries(m *yaml.Node, keys []string, value any) error {
-	if isFlow(m) {
-		return t.flowInsert(m, nestedFlow(keys, value))
+func (t *text) addEntries(m at, keys []string, value any) error {
+	if isFlow(m.node) || m.flow {
+		return t.flowInsert(m.node, t.nestedFlow(keys, value))
 	}
-	if len(m.Content) == 0 {
+	if len(m.node.Content) == 0 {
 		return errors.New("cannot add to an empty block mapping")
 	}
-	k0 := m.Content[0]
-	last := m.Content[len(m.Content)-2]
-	end := t.entryEnd(last, m.Content[len(m.Content)-1])
+	k0 := m.node.Content[0]
+	last := m.node.Content[len(m.node.Content)-2]
+	end := t.entryEnd(last, m.node.Content[len(m.node.Content)-1])
 	t.insert(end, t.block(k0.Column-1, keys, value))
 	return nil
 }
 
-func nestedFlow(keys []string, value any) string {
-	s := flow(value)
+func (t *text) nestedFlow(keys []string, value any) string {
+	s := t.flow(value)
 	for i := len(keys) - 1; i >= 1; i-- {
-		s = "{" + key(keys[i]) + ": " + s + "}"
+		s = "{" + t.key(keys[i], true) + ": " + s + "}"
 	}
-	return key(keys[0]) + ": " + s
+	return t.key(keys[0], true) + ": " + s
 }
 
 // fillEmpty gives an entry whose value is null or {} its first content.
-func (t *text) fillEmpty(k, v *yaml.Node, keys []string, value any) error {
-	line := t.lines[k.Line-1]
-	if isFlow(v) { // key: {}
-		end, err := closing(line, v.Column-1)
+func (t *text) fillEmpty(k *yaml.Node, v at, keys []string, value any) error {
+	line := t.lines[v.node.Line-1]
+	switch {
+	case isFlow(v.node): // key: {}
+		c := t.col(v.node)
+		end, err := closing(line, c)
 		if err != nil {
 			return err
 		}
-		t.lines[k.Line-1] = line[:v.Column-1] + "{" + nestedFlow(keys, value) + "}" + line[end+1:]
+		t.lines[v.node.Line-1] = line[:c] + "{" + t.nestedFlow(keys, value) + "}" + line[end+1:]
+		return nil
+	case v.flow || t.json: // null in flow context, or JSON
+		c := t.col(v.node)
+		t.lines[v.node.Line-1] = line[:c] + "{" + t.nestedFlow(keys, value) + "}" + line[scalarEnd(line, c, v.flow):]
 		return nil
 	}
-	// key:   or key: null or key: ~  -> key: + nested block
-	colon := strings.Index(line[k.Column-1:], ":") + k.Column - 1
+	// key:  (nothing after the colon) -> key: + nested block
+	line = t.lines[k.Line-1]
+	colon := strings.Index(line[t.col(k):], ":") + t.col(k)
 	rest := line[colon+1:]
 	comment := ""
 	if i := strings.Index(rest, "#"); i >= 0 {
@@ -190,7 +276,7 @@ func (t *text) fillEmpty(k, v *yaml.Node, keys []string, value any) error {
 // collection. In a collection written one entry per line the entry gets a
 // line of its own, with the entries' indentation and comma style.
 func (t *text) flowInsert(n *yaml.Node, entry string) error {
-	cl, cc, err := t.closingPos(n.Line-1, n.Column-1)
+	cl, cc, err := t.closingPos(n.Line-1, t.col(n))
 	if err != nil {
 		return err
 	}
@@ -218,7 +304,7 @@ func (t *text) flowInsert(n *yaml.Node, entry string) error {
 	}
 	indent := indentOf(line) + t.step
 	if len(n.Content) > 0 {
-		indent = n.Content[0].Column - 1
+		indent = byteCol(t.lines[n.Content[0].Line-1], n.Content[0].Column)
 	}
 	suffix := ""
 	if trailing {
@@ -229,40 +315,48 @@ func (t *text) flowInsert(n *yaml.Node, entry string) error {
 }
 
 // append adds value to the list at segs unless an equal element is there.
-func (t *text) append(root *yaml.Node, segs []segment, value any) error {
-	parent, k, list, err := t.locate(root, segs)
+func (t *text) append(root at, segs []segment, value any) error {
+	k, list, err := t.locate(root, segs)
 	if err != nil {
 		return err
 	}
-	if list == nil {
+	if list.node == nil {
 		return t.set(root, segs, []any{value})
 	}
-	if isNull(list) {
-		return t.fillList(k, []any{value})
+	if isNull(list.node) {
+		return t.fillList(k, list, []any{value})
 	}
-	if list.Kind != yaml.SequenceNode {
+	if list.node.Kind != yaml.SequenceNode {
 		return fmt.Errorf("%s is not a list", segs[len(segs)-1].Name)
 	}
-	_ = parent
-	for _, e := range list.Content {
+	for _, e := range list.node.Content {
 		var cur any
 		if e.Decode(&cur) == nil && reflect.DeepEqual(normalize(cur), normalize(value)) {
 			return errNoop
 		}
 	}
-	if isFlow(list) {
-		return t.flowInsert(list, flow(value))
+	if isFlow(list.node) || list.flow {
+		return t.flowInsert(list.node, t.flow(value))
 	}
-	first := list.Content[0]
-	end := t.itemEnd(list, len(list.Content)-1)
-	t.insert(end, t.item(list.Column-1, value, first.Kind == yaml.MappingNode && isFlow(first)))
+	first := list.node.Content[0]
+	end := t.itemEnd(list.node, len(list.node.Content)-1)
+	t.insert(end, t.item(list.node.Column-1, value, first.Kind == yaml.MappingNode && isFlow(first)))
 	return nil
 }
 
-// fillList replaces a null list value (key:) with a block list.
-func (t *text) fillList(k *yaml.Node, items []any) error {
+// fillList replaces a null list value (key:) with a list.
+func (t *text) fillList(k *yaml.Node, v at, items []any) error {
+	if k == nil {
+		return errors.New("cannot fill a null list item")
+	}
+	if v.flow || t.json {
+		line := t.lines[v.node.Line-1]
+		c := t.col(v.node)
+		t.lines[v.node.Line-1] = line[:c] + t.flow(items) + line[scalarEnd(line, c, v.flow):]
+		return nil
+	}
 	line := t.lines[k.Line-1]
-	colon := strings.Index(line[k.Column-1:], ":") + k.Column - 1
+	colon := strings.Index(line[t.col(k):], ":") + t.col(k)
 	t.lines[k.Line-1] = line[:colon+1]
 	indent := k.Column - 1
 	if t.seqIndented {
@@ -276,35 +370,24 @@ func (t *text) fillList(k *yaml.Node, items []any) error {
 	return nil
 }
 
-// locate walks segs; it returns the final node's parent mapping, key and
-// value, or a nil value when the last step is missing. A missing middle
-// step is reported as missing too.
-func (t *text) locate(root *yaml.Node, segs []segment) (parent, k, v *yaml.Node, err error) {
+// locate walks segs; it returns the final key and value, or a nil value
+// when a step is missing.
+func (t *text) locate(root at, segs []segment) (k *yaml.Node, v at, err error) {
 	n := root
-	for i, s := range segs {
-		if n.Kind == yaml.AliasNode {
-			return nil, nil, nil, errors.New("cannot edit through a YAML alias")
-		}
-		if idx, ok := s.Index(); ok && n.Kind == yaml.SequenceNode {
-			if idx >= len(n.Content) {
-				return nil, nil, nil, nil
+	for _, s := range segs {
+		kk, vv, err := step(n, s)
+		if err != nil {
+			if _, isIndex := s.Index(); isIndex && strings.Contains(err.Error(), "out of range") {
+				return nil, at{}, nil
 			}
-			parent, k, n = n, nil, n.Content[idx]
-			continue
+			return nil, at{}, err
 		}
-		if n.Kind != yaml.MappingNode {
-			return nil, nil, nil, nil
+		if vv.node == nil {
+			return nil, at{}, nil
 		}
-		kk, vv := mapEntry(n, s.Name)
-		if kk == nil {
-			return nil, nil, nil, nil
-		}
-		if i == len(segs)-1 {
-			return n, kk, vv, nil
-		}
-		parent, k, n = n, kk, vv
+		k, n = kk, vv
 	}
-	return parent, k, n, nil
+	return k, n, nil
 }
 
 // normalize makes decoded YAML comparable with edit values.

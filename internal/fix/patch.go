@@ -15,14 +15,18 @@ type PatchOp struct {
 	Value any    `json:"value,omitempty"`
 }
 
-// Patch turns edits into a JSON patch against obj, the object as decoded
-// from JSON (map[string]any). obj is updated as each edit is applied, so
-// later edits see earlier ones; edits that change nothing produce no op.
+// Patch turns edits, typically one fix's, into a JSON patch against obj,
+// the object as decoded from JSON (map[string]any), all or nothing: obj
+// is updated as each edit is applied, so later edits see earlier ones, and
+// when an edit fails the earlier ones are undone and obj is as it was.
+// Edits that change nothing produce no op.
 func Patch(obj map[string]any, edits []rule.Edit) ([]PatchOp, error) {
 	var ops []PatchOp
+	var j journal
 	for _, e := range edits {
-		op, err := patchOne(obj, e)
+		op, err := patchEdit(obj, e, false, &j)
 		if err != nil {
+			j.undo()
 			return nil, fmt.Errorf("%s %s: %w", e.Op, e.Path, err)
 		}
 		if op != nil {
@@ -32,10 +36,53 @@ func Patch(obj map[string]any, edits []rule.Edit) ([]PatchOp, error) {
 	return ops, nil
 }
 
-func patchOne(obj map[string]any, e rule.Edit) (*PatchOp, error) {
+// journal records the map entries an edit changed, to undo them.
+type journal []func()
+
+func (j *journal) set(m map[string]any, k string, v any) {
+	old, had := m[k]
+	*j = append(*j, func() {
+		if had {
+			m[k] = old
+		} else {
+			delete(m, k)
+		}
+	})
+	m[k] = v
+}
+
+func (j *journal) del(m map[string]any, k string) {
+	old := m[k]
+	*j = append(*j, func() { m[k] = old })
+	delete(m, k)
+}
+
+func (j journal) undo() {
+	for i := len(j) - 1; i >= 0; i-- {
+		j[i]()
+	}
+}
+
+// patchOne applies one edit to obj; prune removes the mappings a removal
+// leaves empty, up to the object's top-level fields, as the text edit does.
+func patchOne(obj map[string]any, e rule.Edit, prune bool) (*PatchOp, error) {
+	var j journal
+	op, err := patchEdit(obj, e, prune, &j)
+	if err != nil {
+		j.undo()
+	}
+	return op, err
+}
+
+func patchEdit(obj map[string]any, e rule.Edit, prune bool, j *journal) (*PatchOp, error) {
 	segs := parsePath(e.Path)
+	if len(segs) == 0 {
+		return nil, fmt.Errorf("empty path")
+	}
 	var cur any = obj
 	ptr := ""
+	chain := []any{obj} // the value at segs[:i]
+	ptrs := []string{""}
 	for i, s := range segs {
 		last := i == len(segs)-1
 		switch c := cur.(type) {
@@ -43,10 +90,13 @@ func patchOne(obj map[string]any, e rule.Edit) (*PatchOp, error) {
 			next, ok := c[s.Name]
 			p := ptr + "/" + escape(s.Name)
 			if !ok || next == nil {
-				return missing(c, s.Name, p, segs[i+1:], e)
+				return missing(c, s.Name, p, segs[i+1:], e, j)
 			}
 			if last {
-				return atLeaf(c, s.Name, p, next, e)
+				if e.Op == rule.Remove && prune {
+					return pruneRemove(chain, ptrs, segs, j), nil
+				}
+				return atLeaf(c, s.Name, p, next, e, j)
 			}
 			cur, ptr = next, p
 		case []any:
@@ -67,36 +117,53 @@ func patchOne(obj map[string]any, e rule.Edit) (*PatchOp, error) {
 		default:
 			return nil, fmt.Errorf("%s is not an object", ptr)
 		}
+		chain, ptrs = append(chain, cur), append(ptrs, ptr)
 	}
 	return nil, nil
 }
 
-// missing handles a path whose step name is absent from m.
-func missing(m map[string]any, name, ptr string, rest []segment, e rule.Edit) (*PatchOp, error) {
+// pruneRemove removes the last step of segs, and the mappings above it
+// that the removal leaves empty, short of the object's top level.
+func pruneRemove(chain []any, ptrs []string, segs []segment, j *journal) *PatchOp {
+	i := len(segs)
+	for i > 1 {
+		_, keyed := chain[i-2].(map[string]any)
+		m, isMap := chain[i-1].(map[string]any)
+		if !keyed || !isMap || len(m) != 1 {
+			break
+		}
+		i--
+	}
+	parent := chain[i-1].(map[string]any)
+	j.del(parent, segs[i-1].Name)
+	return &PatchOp{Op: "remove", Path: ptrs[i-1] + "/" + escape(segs[i-1].Name)}
+}
+
+// missing handles a path whose step name is absent from m: Set and Append
+// create what is missing.
+func missing(m map[string]any, name, ptr string, rest []segment, e rule.Edit, j *journal) (*PatchOp, error) {
+	v := e.Value
 	switch e.Op {
 	case rule.Remove:
 		return nil, nil
 	case rule.Append:
-		if len(rest) > 0 {
-			return nil, fmt.Errorf("append needs the list's parent to exist")
-		}
-		v := []any{e.Value}
-		m[name] = v
-		return &PatchOp{Op: "add", Path: ptr, Value: v}, nil
+		v = []any{e.Value}
 	}
-	v := e.Value
 	for i := len(rest) - 1; i >= 0; i-- {
+		if _, isIndex := rest[i].Index(); isIndex {
+			return nil, fmt.Errorf("%s: cannot create list item %s", ptr, rest[i].Name)
+		}
 		v = map[string]any{rest[i].Name: v}
 	}
-	m[name] = v
+	j.set(m, name, v)
 	return &PatchOp{Op: "add", Path: ptr, Value: v}, nil
 }
 
 // atLeaf handles the last step when it exists.
-func atLeaf(m map[string]any, name, ptr string, cur any, e rule.Edit) (*PatchOp, error) {
+func atLeaf(m map[string]any, name, ptr string, cur any, e rule.Edit, j *journal) (*PatchOp, error) {
 	switch e.Op {
 	case rule.Remove:
-		delete(m, name)
+		j.del(m, name)
 		return &PatchOp{Op: "remove", Path: ptr}, nil
 	case rule.Append:
 		list, ok := cur.([]any)
@@ -108,13 +175,13 @@ func atLeaf(m map[string]any, name, ptr string, cur any, e rule.Edit) (*PatchOp,
 				return nil, nil
 			}
 		}
-		m[name] = append(list, e.Value)
+		j.set(m, name, append(list[:len(list):len(list)], e.Value))
 		return &PatchOp{Op: "add", Path: ptr + "/-", Value: e.Value}, nil
 	}
 	if reflect.DeepEqual(normalize(jsonNumbers(cur)), normalize(e.Value)) {
 		return nil, nil
 	}
-	m[name] = e.Value
+	j.set(m, name, e.Value)
 	return &PatchOp{Op: "replace", Path: ptr, Value: e.Value}, nil
 }
 

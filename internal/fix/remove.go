@@ -10,21 +10,19 @@ import (
 // removePath deletes the field at segs; a missing field is a no-op. A
 // mapping left empty by the removal goes too, up to the pod spec's level,
 // so `securityContext: {}` is not left behind.
-func (t *text) removePath(root *yaml.Node, segs []segment) error {
-	chain := []*yaml.Node{root}
+func (t *text) removePath(root at, segs []segment) error {
+	chain := []at{root}
 	keys := []*yaml.Node{nil}
 	n := root
 	for _, s := range segs {
-		if idx, ok := s.Index(); ok && n.Kind == yaml.SequenceNode {
-			if idx >= len(n.Content) {
+		k, v, err := step(n, s)
+		if err != nil {
+			if _, isIndex := s.Index(); isIndex && strings.Contains(err.Error(), "out of range") {
 				return errNoop
 			}
-			n = n.Content[idx]
-			chain, keys = append(chain, n), append(keys, nil)
-			continue
+			return err
 		}
-		k, v := mapEntry(n, s.Name)
-		if k == nil {
+		if v.node == nil {
 			return errNoop
 		}
 		n = v
@@ -32,7 +30,7 @@ func (t *text) removePath(root *yaml.Node, segs []segment) error {
 	}
 	// Walk up while the parent would be left empty.
 	i := len(chain) - 1
-	for i > 1 && keys[i-1] != nil && chain[i-1].Kind == yaml.MappingNode && len(chain[i-1].Content) == 2 {
+	for i > 1 && keys[i-1] != nil && chain[i-1].node.Kind == yaml.MappingNode && len(chain[i-1].node.Content) == 2 {
 		i--
 	}
 	if keys[i] == nil {
@@ -42,19 +40,19 @@ func (t *text) removePath(root *yaml.Node, segs []segment) error {
 }
 
 // removeEntry deletes key k (value v) from mapping m.
-func (t *text) removeEntry(m, k, v *yaml.Node) error {
-	if isFlow(m) {
-		return t.flowRemove(m, k, v)
+func (t *text) removeEntry(m at, k *yaml.Node, v at) error {
+	if isFlow(m.node) || m.flow {
+		return t.flowRemove(m.node, k, v)
 	}
-	start, end := k.Line-1, t.entryEnd(k, v)
+	start, end := k.Line-1, t.entryEnd(k, v.node)
 	line := t.lines[start]
-	prefix := line[:k.Column-1]
+	prefix := line[:t.col(k)]
 	onDash := strings.TrimSpace(prefix) != "" // "- key: v": the dash opens a list item
 	t.remove(start, end)
 	if !onDash {
 		return nil
 	}
-	if len(m.Content) == 2 { // the item is now empty
+	if len(m.node.Content) == 2 { // the item is now empty
 		t.insert(start-1, []string{prefix + "{}"})
 		return nil
 	}
@@ -65,15 +63,16 @@ func (t *text) removeEntry(m, k, v *yaml.Node) error {
 }
 
 // flowRemove deletes "k: v" from a one-line flow mapping.
-func (t *text) flowRemove(m, k, v *yaml.Node) error {
+func (t *text) flowRemove(m, k *yaml.Node, v at) error {
 	line := t.lines[k.Line-1]
-	if v.Line != k.Line || m.Line != k.Line {
+	if v.node.Line != k.Line || m.Line != k.Line {
 		return errors.New("flow mapping spans lines; winkube fix edits only single-line flow collections")
 	}
-	from := k.Column - 1
-	to := scalarEnd(line, v.Column-1, true)
-	if v.Kind != yaml.ScalarNode {
-		c, err := closing(line, v.Column-1)
+	from := t.col(k)
+	vc := t.col(v.node)
+	to := scalarEnd(line, vc, true)
+	if v.node.Kind != yaml.ScalarNode {
+		c, err := closing(line, vc)
 		if err != nil {
 			return err
 		}

@@ -1,9 +1,12 @@
 package fix
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 )
@@ -30,35 +33,95 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// scalar renders a scalar as yaml.v3 would, quoting what would otherwise
-// read as another type ("10.0" stays a string).
-func scalar(v any) string {
-	b, err := yaml.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
+// value renders a value for a spot in the text: a scalar in the quoting
+// style it replaces (style) when that can hold it, quoted whenever a plain
+// scalar could be misread in any context (so inFlow needs no rule of its
+// own); a collection in flow style; JSON in a JSON document.
+func (t *text) value(v any, inFlow bool, style yaml.Style) string {
+	switch v.(type) {
+	case map[string]any, []any:
+		return t.flow(v)
 	}
-	return strings.TrimSuffix(string(b), "\n")
+	if t.json {
+		return jsonText(v)
+	}
+	s, isString := v.(string)
+	if !isString {
+		b, err := yaml.Marshal(v)
+		if err != nil {
+			return jsonText(v)
+		}
+		return strings.TrimSuffix(string(b), "\n")
+	}
+	switch {
+	case style&yaml.DoubleQuotedStyle != 0:
+		return jsonText(s)
+	case style&yaml.SingleQuotedStyle != 0 && printable(s):
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	case plainSafe(s):
+		return s
+	}
+	if b, err := yaml.Marshal(s); err == nil && (b[0] == '"' || b[0] == '\'') && bytes.Count(b, []byte("\n")) == 1 {
+		return strings.TrimSuffix(string(b), "\n") // yaml.v3's own quoting: "10.0"
+	}
+	return jsonText(s)
 }
 
-func key(k string) string { return scalar(k) }
+// key renders a mapping key.
+func (t *text) key(k string, inFlow bool) string { return t.value(k, inFlow, 0) }
+
+// plainSafe reports whether s reads back as the same string when written
+// as a plain scalar: yaml.v3 would write it plain (it does not look like a
+// number, bool or null), and it holds none of the characters that end or
+// change a plain scalar in some context, nor starts with an indicator.
+func plainSafe(s string) bool {
+	if s == "" || strings.ContainsAny(s, ":#{}[],\\\"'`|>&*!%@\t\r\n") || strings.ContainsAny(s[:1], "-?") {
+		return false
+	}
+	if strings.TrimSpace(s) != s || !printable(s) {
+		return false
+	}
+	b, err := yaml.Marshal(s)
+	return err == nil && string(b) == s+"\n"
+}
+
+func printable(s string) bool {
+	for _, r := range s {
+		if !unicode.IsPrint(r) && r != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonText is v as JSON, which is also a valid YAML flow scalar.
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
 
 // flow renders a value on one line: {a: b, c: [d]}.
-func flow(v any) string {
+func (t *text) flow(v any) string {
 	switch x := v.(type) {
 	case map[string]any:
 		parts := make([]string, 0, len(x))
 		for _, k := range sortedKeys(x) {
-			parts = append(parts, key(k)+": "+flow(x[k]))
+			parts = append(parts, t.key(k, true)+": "+t.flow(x[k]))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	case []any:
 		parts := make([]string, 0, len(x))
 		for _, e := range x {
-			parts = append(parts, flow(e))
+			parts = append(parts, t.flow(e))
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	}
-	return scalar(v)
+	return t.value(v, true, 0)
 }
 
 // block renders "k: v" lines at indent for the nested path keys, ending
@@ -66,9 +129,9 @@ func flow(v any) string {
 func (t *text) block(indent int, keys []string, value any) []string {
 	pad := strings.Repeat(" ", indent)
 	if len(keys) > 1 {
-		return append([]string{pad + key(keys[0]) + ":"}, t.block(indent+t.step, keys[1:], value)...)
+		return append([]string{pad + t.key(keys[0], false) + ":"}, t.block(indent+t.step, keys[1:], value)...)
 	}
-	k := key(keys[0])
+	k := t.key(keys[0], false)
 	switch x := value.(type) {
 	case map[string]any:
 		if len(x) == 0 {
@@ -93,7 +156,7 @@ func (t *text) block(indent int, keys []string, value any) []string {
 		}
 		return out
 	}
-	return []string{pad + k + ": " + scalar(value)}
+	return []string{pad + k + ": " + t.value(value, false, 0)}
 }
 
 // item renders a list item with its dash at indent; asFlow writes a map
@@ -102,7 +165,7 @@ func (t *text) item(indent int, v any, asFlow bool) []string {
 	pad := strings.Repeat(" ", indent)
 	m, isMap := v.(map[string]any)
 	if !isMap || asFlow || len(m) == 0 {
-		return []string{pad + "- " + flow(v)}
+		return []string{pad + "- " + t.flow(v)}
 	}
 	var out []string
 	for i, k := range sortedKeys(m) {

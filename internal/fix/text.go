@@ -3,51 +3,100 @@ package fix
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
 
-// text is one document's lines, without line terminators. The document's
-// own newline style is kept in nl.
+// text is one document's lines, without line breaks. Each line keeps its
+// own break (LF, CRLF, a lone CR, or none at the end), so a file with mixed
+// breaks keeps them all; new lines take the break of the line they follow.
 type text struct {
-	lines    []string
-	nl       string
-	trailing bool // the text ended with a newline
-	step     int  // indentation step of the document
+	lines []string
+	ends  []string // each line's break
+	nl    string   // the document's most common break
+	step  int      // indentation step of the document
 	// seqIndented is true when block lists are indented under their key
 	// ("key:\n  - a") rather than level with it ("key:\n- a").
 	seqIndented bool
+	json        bool // the document is JSON: edits are rendered as JSON
 }
 
 func newText(s string) *text {
-	nl := "\n"
-	if strings.Contains(s, "\r\n") {
-		nl = "\r\n"
+	t := &text{step: 2}
+	counts := map[string]int{}
+	for {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			t.lines, t.ends = append(t.lines, s), append(t.ends, "")
+			break
+		}
+		end := s[i : i+1]
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			end = "\r\n"
+		}
+		t.lines, t.ends = append(t.lines, s[:i]), append(t.ends, end)
+		counts[end]++
+		if s = s[i+len(end):]; s == "" {
+			break
+		}
 	}
-	trailing := strings.HasSuffix(s, "\n")
-	s = strings.TrimSuffix(s, nl)
-	return &text{lines: strings.Split(s, nl), nl: nl, step: 2, trailing: trailing}
+	t.nl = "\n"
+	for _, e := range []string{"\r\n", "\r"} {
+		if counts[e] > counts[t.nl] {
+			t.nl = e
+		}
+	}
+	return t
 }
 
 func (t *text) String() string {
-	s := strings.Join(t.lines, t.nl)
-	if t.trailing {
-		s += t.nl
+	var b strings.Builder
+	for i, l := range t.lines {
+		b.WriteString(l)
+		b.WriteString(t.ends[i])
 	}
-	return s
+	return b.String()
 }
 
 // insert puts new lines after line index at (at = -1 inserts first).
 func (t *text) insert(at int, lines []string) {
-	out := make([]string, 0, len(t.lines)+len(lines))
-	out = append(out, t.lines[:at+1]...)
-	out = append(out, lines...)
-	t.lines = append(out, t.lines[at+1:]...)
+	nl := t.nl
+	if at >= 0 && t.ends[at] != "" {
+		nl = t.ends[at]
+	}
+	ends := make([]string, len(lines))
+	for i := range ends {
+		ends[i] = nl
+	}
+	if at >= 0 && t.ends[at] == "" { // after the last line, which had no break
+		t.ends[at], ends[len(ends)-1] = nl, ""
+	}
+	t.lines = append(t.lines[:at+1], append(lines, t.lines[at+1:]...)...)
+	t.ends = append(t.ends[:at+1], append(ends, t.ends[at+1:]...)...)
 }
 
 // remove deletes lines from..to inclusive.
 func (t *text) remove(from, to int) {
+	if t.ends[to] == "" && from > 0 {
+		t.ends[from-1] = ""
+	}
 	t.lines = append(t.lines[:from], t.lines[to+1:]...)
+	t.ends = append(t.ends[:from], t.ends[to+1:]...)
+}
+
+// col is the byte offset in its line of a yaml.v3 position: yaml.v3
+// counts columns in characters, so text with multi-byte characters
+// earlier on the line would otherwise be cut in the wrong place.
+func (t *text) col(n *yaml.Node) int { return byteCol(t.lines[n.Line-1], n.Column) }
+
+func byteCol(line string, column int) int {
+	i := 0
+	for c := 1; c < column && i < len(line); c++ {
+		_, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+	}
+	return i
 }
 
 func indentOf(line string) int {

@@ -37,7 +37,7 @@ type fastParser struct {
 	nodes []Node  // slab of nodes
 	ptrs  []*Node // slab for Content slices
 	stack []*Node // children of the collections being built
-	count int     // nodes made, bounded by maxNodes
+	count int     // nodes made
 	depth int
 }
 

@@ -8,7 +8,7 @@ package manifest
 // parent is the indentation of the enclosing block collection (-1 at the
 // root): a scalar's continuation lines would be indented more than it.
 func (p *fastParser) block(at, parent int) (*Node, bool) {
-	if p.depth++; p.depth > maxFastDepth || p.count > maxNodes {
+	if p.depth++; p.depth > maxFastDepth {
 		return nil, false
 	}
 	defer func() { p.depth-- }()

@@ -34,17 +34,17 @@ func Inputs(args []string, stdin io.Reader) ([]Input, []*Error) {
 		}
 		info, err := os.Stat(arg)
 		if err != nil {
-			errs = append(errs, &Error{File: arg, Msg: "cannot read: " + pathError(err), Hint: "check the path; use - to read from stdin"})
+			errs = append(errs, &Error{File: arg, Msg: "cannot read: " + pathError(err), Hint: "check the path; use - to read from stdin", Class: ErrRead, Err: err})
 			continue
 		}
 		if !info.IsDir() {
-			ins = append(ins, fileInput(arg))
+			ins = append(ins, fileInput(arg, info.Mode()))
 			continue
 		}
 		found := 0
 		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				errs = append(errs, &Error{File: p, Msg: "cannot read: " + pathError(err)})
+				errs = append(errs, &Error{File: p, Msg: "cannot read: " + pathError(err), Class: ErrRead, Err: err})
 				return nil
 			}
 			if d.IsDir() {
@@ -55,24 +55,57 @@ func Inputs(args []string, stdin io.Reader) ([]Input, []*Error) {
 			}
 			switch strings.ToLower(filepath.Ext(p)) {
 			case ".yaml", ".yml", ".json":
-				ins = append(ins, fileInput(p))
+				mode := d.Type()
+				if mode&fs.ModeSymlink != 0 { // a link is read as what it points to
+					if st, err := os.Stat(p); err == nil {
+						mode = st.Mode()
+					}
+				}
+				ins = append(ins, fileInput(p, mode))
 				found++
 			}
 			return nil
 		})
 		if err != nil {
-			errs = append(errs, &Error{File: arg, Msg: err.Error()})
+			errs = append(errs, &Error{File: arg, Msg: err.Error(), Class: ErrRead, Err: err})
 		}
 		if found == 0 {
-			errs = append(errs, &Error{File: arg, Msg: "folder holds no *.yaml, *.yml or *.json files", Hint: "point winkube at the manifests, or pipe rendered output: kustomize build . | winkube lint -"})
+			errs = append(errs, &Error{File: arg, Msg: "folder holds no *.yaml, *.yml or *.json files", Hint: "point winkube at the manifests, or pipe rendered output: kustomize build . | winkube lint -", Class: ErrRead})
 		}
 	}
 	return ins, errs
 }
 
-func fileInput(p string) Input {
-	return Input{Name: p, JSON: strings.EqualFold(filepath.Ext(p), ".json"),
-		open: func() (io.ReadCloser, error) { return os.Open(p) }}
+// fileInput reads the file at p. Anything but a regular file (a FIFO, a
+// device, a socket) is an input whose opening fails: reading it could
+// block forever or never end.
+func fileInput(p string, mode fs.FileMode) Input {
+	in := Input{Name: p, JSON: strings.EqualFold(filepath.Ext(p), ".json")}
+	if !mode.IsRegular() {
+		in.open = func() (io.ReadCloser, error) { return nil, notRegular(p, mode) }
+		return in
+	}
+	in.open = func() (io.ReadCloser, error) { return openRegular(p) }
+	return in
+}
+
+func notRegular(p string, mode fs.FileMode) *Error {
+	return &Error{File: p, Msg: fmt.Sprintf("cannot read: %s (%s)", ErrNotRegular, fileType(mode)),
+		Hint: "winkube reads regular files only; pipe other sources to stdin: cat " + p + " | winkube lint -", Class: ErrNotRegular}
+}
+
+func fileType(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	case mode&fs.ModeSymlink != 0:
+		return "a broken symbolic link"
+	}
+	return "type " + mode.Type().String()
 }
 
 func pathError(err error) string {
@@ -106,10 +139,14 @@ func ReadAll(ins []Input) ([]*Object, []*Error) {
 func Each(in Input, fn func(Document)) *Error {
 	r, err := in.Open()
 	if err != nil {
-		return &Error{File: in.Name, Msg: "cannot read: " + pathError(err)}
+		var e *Error
+		if errors.As(err, &e) {
+			return e
+		}
+		return &Error{File: in.Name, Msg: "cannot read: " + pathError(err), Class: ErrRead, Err: err}
 	}
 	defer r.Close()
-	s := NewSplitter(in.Name, r, in.JSON)
+	s := NewSplitter(in.Name, Limit(in.Name, r), in.JSON)
 	defer s.release()
 	for {
 		doc, err := s.Next()
@@ -121,7 +158,7 @@ func Each(in Input, fn func(Document)) *Error {
 			if errors.As(err, &e) {
 				return e
 			}
-			return &Error{File: in.Name, Msg: fmt.Sprint(err)}
+			return &Error{File: in.Name, Msg: fmt.Sprint(err), Class: ErrRead, Err: err}
 		}
 		fn(doc)
 	}

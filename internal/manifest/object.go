@@ -101,12 +101,12 @@ func Decode(doc Document) ([]*Object, []*Error) {
 		}
 		errs = append(errs, es...)
 	}
-	if root.Kind == MappingNode && strings.HasSuffix(root.String("kind"), "List") && root.Get("items") != nil {
-		items := root.Get("items")
-		if items.Kind != SequenceNode && !items.IsNull() {
-			return nil, []*Error{{File: doc.File, Line: items.Line, Column: items.Column, Msg: "items: expected a list, got " + describe(items), Hint: "a List holds its objects in a YAML list under items"}}
+	if isList(root) {
+		items, err := flatten(doc.File, root, nil)
+		if err != nil {
+			return nil, []*Error{err}
 		}
-		for i, it := range items.Content {
+		for i, it := range items {
 			add(it, i)
 		}
 		return objs, errs
@@ -115,10 +115,38 @@ func Decode(doc Document) ([]*Object, []*Error) {
 	return objs, errs
 }
 
+// isList reports whether n is a List (v1 List, or any kind ending in List)
+// holding its objects under items.
+func isList(n *Node) bool {
+	return n.Kind == MappingNode && strings.HasSuffix(n.String("kind"), "List") && n.Get("items") != nil
+}
+
+// flatten appends the objects of List n to out; a List among the items is
+// replaced by its own items, recursively, as kubectl's FlattenListVisitor
+// does (k8s.io/cli-runtime/pkg/resource/visitor.go). Object.Item numbers
+// the objects in this order.
+func flatten(file string, n *Node, out []*Node) ([]*Node, *Error) {
+	items := n.Get("items")
+	if items.Kind != SequenceNode && !items.IsNull() {
+		return nil, &Error{File: file, Line: items.Line, Column: items.Column, Msg: "items: expected a list, got " + describe(items), Hint: "a List holds its objects in a YAML list under items", Class: ErrType}
+	}
+	for _, it := range items.Content {
+		if !isList(it) {
+			out = append(out, it)
+			continue
+		}
+		var err *Error
+		if out, err = flatten(file, it, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 func decodeObject(doc Document, n *Node, item int) (*Object, []*Error) {
 	if n.Kind != MappingNode {
 		return nil, []*Error{{File: doc.File, Line: n.Line, Column: n.Column,
-			Msg: fmt.Sprintf("not a Kubernetes object: the document is %s", describe(n)), Hint: "each document must be a mapping with apiVersion and kind"}}
+			Msg: fmt.Sprintf("not a Kubernetes object: the document is %s", describe(n)), Hint: "each document must be a mapping with apiVersion and kind", Class: ErrNotObject}}
 	}
 	// The identity is copied out of the document's text: it outlives the
 	// object in summaries and messages.
@@ -126,7 +154,7 @@ func decodeObject(doc Document, n *Node, item int) (*Object, []*Error) {
 		APIVersion: strings.Clone(n.String("apiVersion")), Kind: strings.Clone(n.String("kind"))}
 	if o.APIVersion == "" || o.Kind == "" {
 		return nil, []*Error{{File: doc.File, Line: n.Line, Column: n.Column,
-			Msg: "not a Kubernetes object: apiVersion or kind is missing", Hint: "winkube reads Kubernetes manifests; leave other YAML (Helm values, CI config) out of the input"}}
+			Msg: "not a Kubernetes object: apiVersion or kind is missing", Hint: "winkube reads Kubernetes manifests; leave other YAML (Helm values, CI config) out of the input", Class: ErrNotObject}}
 	}
 	meta := n.Get("metadata")
 	o.Name, o.Namespace = strings.Clone(meta.String("name")), strings.Clone(meta.String("namespace"))

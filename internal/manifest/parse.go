@@ -6,8 +6,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// maxNodes bounds the nodes one document may expand to, aliases included,
-// so a "billion laughs" document fails fast instead of eating memory.
+// maxNodes bounds the nodes that aliases may add to a document, so a
+// "billion laughs" document fails fast instead of eating memory. Nodes
+// written out are not counted against it: a List of 30,000 Pods is
+// large, not an attack, and its size is bounded by MaxDocumentSize.
 const maxNodes = 1 << 20
 
 // parseYAML parses one document into a Node tree. line is the document's
@@ -31,9 +33,10 @@ func parseSlow(file string, line int, data []byte) (*Node, *Error) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, nil // empty document
 	}
-	c := converter{file: file, offset: line - 1}
-	if s := (sizer{}); s.size(doc.Content[0]) > maxNodes {
-		return nil, c.errorf(s.at(doc.Content[0]), "remove the recursive or repeated aliases", "document expands to more than %d nodes (excessive aliasing)", maxNodes)
+	limit := literalNodes(doc.Content[0]) + maxNodes
+	c := converter{file: file, offset: line - 1, limit: limit}
+	if s := (sizer{limit: limit}); s.size(doc.Content[0]) > limit {
+		return nil, c.errorf(s.at(doc.Content[0]), "remove the recursive or repeated aliases", "aliases expand the document by more than %d nodes (excessive aliasing)", maxNodes)
 	}
 	return c.convert(doc.Content[0])
 }
@@ -43,6 +46,7 @@ func parseSlow(file string, line int, data []byte) (*Node, *Error) {
 // reused, so a billion laughs costs a few hundred steps, and an alias
 // inside its own anchor counts as too many.
 type sizer struct {
+	limit int
 	memo  map[*yaml.Node]int // alias target -> size; -1 while being counted
 	worst *yaml.Node         // where to report: a cyclic alias, or the innermost collection that is too big
 }
@@ -59,7 +63,7 @@ func (s *sizer) size(y *yaml.Node) int {
 			s.memo[y.Alias] = n
 		}
 		if n < 0 {
-			n = maxNodes + 1
+			n = s.limit + 1
 			if s.worst == nil {
 				s.worst = y
 			}
@@ -68,12 +72,21 @@ func (s *sizer) size(y *yaml.Node) int {
 	}
 	n := 1
 	for _, c := range y.Content {
-		if n += s.size(c); n > maxNodes {
+		if n += s.size(c); n > s.limit {
 			if s.worst == nil { // the innermost collection that is too big
 				s.worst = y
 			}
 			return n
 		}
+	}
+	return n
+}
+
+// literalNodes counts the nodes as written, not following aliases.
+func literalNodes(y *yaml.Node) int {
+	n := 1
+	for _, c := range y.Content {
+		n += literalNodes(c)
 	}
 	return n
 }
@@ -90,16 +103,17 @@ type converter struct {
 	file   string
 	offset int
 	nodes  int
+	limit  int
 }
 
 func (c *converter) errorf(n *yaml.Node, hint, format string, args ...any) *Error {
-	return &Error{File: c.file, Line: n.Line + c.offset, Column: n.Column, Msg: fmt.Sprintf(format, args...), Hint: hint}
+	return &Error{File: c.file, Line: n.Line + c.offset, Column: n.Column, Msg: fmt.Sprintf(format, args...), Hint: hint, Class: ErrSyntax}
 }
 
 func (c *converter) convert(y *yaml.Node) (*Node, *Error) {
 	c.nodes++
-	if c.nodes > maxNodes {
-		return nil, c.errorf(y, "remove the recursive or repeated aliases", "document expands to more than %d nodes (excessive aliasing)", maxNodes)
+	if c.nodes > c.limit {
+		return nil, c.errorf(y, "remove the recursive or repeated aliases", "aliases expand the document by more than %d nodes (excessive aliasing)", maxNodes)
 	}
 	switch y.Kind {
 	case yaml.AliasNode:

@@ -27,7 +27,7 @@ data:
 // building the expansion.
 // Not parallel: AllocsPerRun needs the process to itself.
 func TestAliasBombs(t *testing.T) {
-	const msg = "document expands to more than 1048576 nodes (excessive aliasing)"
+	const msg = "aliases expand the document by more than 1048576 nodes (excessive aliasing)"
 	tests := []struct {
 		name, text string
 		line, col  int
