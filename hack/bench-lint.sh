@@ -43,12 +43,16 @@ echo "bench-lint: building" >&2
 $GO build -o "$tmp/winkube" ./cmd/winkube
 $GO build -o "$tmp/gencorpus" ./hack/gencorpus
 $GO test -c -o "$tmp/manifest.test" ./internal/manifest
+$GO test -c -o "$tmp/engine.test" ./internal/engine
 
 echo "bench-lint: generating corpora" >&2
 "$tmp/gencorpus" -n 10000 -dir "$tmp/c10k"
 "$tmp/gencorpus" -n 50000 -dir "$tmp/c50k"
 "$tmp/gencorpus" -n 10000 -file "$tmp/c10k.yaml"
 "$tmp/gencorpus" -n 50000 -file "$tmp/c50k.yaml"
+# The dense corpus: every workload makes mistakes, about one finding per
+# object, so rendering findings weighs in.
+"$tmp/gencorpus" -n 10000 -dense -dir "$tmp/d10k"
 
 # kube-score, cached in $GOPATH/bin.
 kubescore="$($GO env GOPATH)/bin/kube-score"
@@ -151,6 +155,12 @@ for c in 10k 50k; do
 		measure "kube-score score $c (files)" "$n" 1 "$kubescore" score --output-format ci "${files[@]}"
 	fi
 done
+lintrun "winkube lint 10k dense (files)" 10000 "$tmp/d10k"
+echo "  findings: $(tail -1 "$tmp/out")"
+if [[ -n $kubescore ]]; then
+	mapfile -t files < <(find "$tmp/d10k" -name '*.yaml' | sort)
+	measure "kube-score score 10k dense (files)" 10000 1 "$kubescore" score --output-format ci "${files[@]}"
+fi
 lintrun "winkube lint 10k (one 26 MB file)" 10000 "$tmp/c10k.yaml"
 if [[ -n $kubescore ]]; then
 	measure "kube-score score 10k (one file)" 10000 1 "$kubescore" score --output-format ci "$tmp/c10k.yaml"
@@ -167,7 +177,16 @@ bench "typed decode (client-go) 10k" "$tmp/c10k.yaml" BenchmarkTypedScheme
 bench "winkube fast parse 10k" "$tmp/c10k.yaml" BenchmarkParseFast
 bench "winkube decode 10k" "$tmp/c10k.yaml" BenchmarkDecode
 echo
+echo "CPU per object on the dense corpus (engine benchmark, best of $REPEAT):"
+for ((i = 0; i < REPEAT; i++)); do
+	"$tmp/engine.test" -test.run '^$' -test.bench '^BenchmarkPhases$' -test.benchtime 3x 2>/dev/null | awk '/cpu-µs\/object/ {for (j = 1; j < NF; j++) if ($(j + 1) == "cpu-µs/object") print $1, $j}'
+done | awk '{n = $1; sub(/-[0-9]+$/, "", n); if (!(n in b) || $2 < b[n]) b[n] = $2} END {
+	l = b["BenchmarkPhases/load"]; r = b["BenchmarkPhases/load+rules"]; t = b["BenchmarkPhases/load+rules+render"]
+	if (r < l) r = l; if (t < r) t = r
+	printf "  load %.1f µs, rules %.1f µs, rendering %.1f µs, total %.1f µs per object\n", l, r - l, t - r, t}'
+echo
 ratio "winkube lint 10k (files)" "kube-score score 10k (files)" "10k files"
+ratio "winkube lint 10k dense (files)" "kube-score score 10k dense (files)" "10k dense files"
 ratio "winkube lint 50k (files)" "kube-score score 50k (files)" "50k files"
 ratio "winkube lint 10k (one 26 MB file)" "kube-score score 10k (one file)" "10k one file"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -17,6 +17,7 @@ func main() {
 	n := flag.Int("n", 10_000, "number of objects")
 	seed := flag.Uint64("seed", 1, "seed; the same seed gives the same corpus")
 	unreadable := flag.Bool("unreadable", false, "include the few documents that fail to load (kube-score stops at the first)")
+	dense := flag.Bool("dense", false, "give every workload a mistake: about one finding per object")
 	dir := flag.String("dir", "", "write one file per application into this folder")
 	file := flag.String("file", "", "write one multi-document file")
 	flag.Parse()
@@ -24,7 +25,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gencorpus: give exactly one of -dir or -file")
 		os.Exit(2)
 	}
-	st, err := write(corpusgen.Options{Objects: *n, Seed: *seed, Unreadable: *unreadable}, *dir, *file)
+	st, err := write(corpusgen.Options{Objects: *n, Seed: *seed, Unreadable: *unreadable, Dense: *dense}, *dir, *file)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gencorpus:", err)
 		os.Exit(1)

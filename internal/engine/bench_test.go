@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -11,6 +12,8 @@ import (
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 	"github.com/winkube/winkube/test/corpusgen"
@@ -19,13 +22,17 @@ import (
 // benchCorpus writes a generated corpus of n objects as one file (the
 // folder of WINKUBE_BENCH_CORPUS when set, for hack/bench-lint.sh).
 func benchCorpus(b *testing.B, n int, files bool) string {
+	return benchCorpusOf(b, corpusgen.Options{Objects: n, Seed: 1}, files)
+}
+
+func benchCorpusOf(b *testing.B, opts corpusgen.Options, files bool) string {
 	b.Helper()
 	if p := os.Getenv("WINKUBE_BENCH_CORPUS"); p != "" {
 		return p
 	}
 	dir := b.TempDir()
 	if files {
-		if _, err := corpusgen.WriteFiles(dir, corpusgen.Options{Objects: n, Seed: 1}); err != nil {
+		if _, err := corpusgen.WriteFiles(dir, opts); err != nil {
 			b.Fatal(err)
 		}
 		return dir
@@ -36,7 +43,7 @@ func benchCorpus(b *testing.B, n int, files bool) string {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := corpusgen.WriteStream(f, corpusgen.Options{Objects: n, Seed: 1}); err != nil {
+	if _, err := corpusgen.WriteStream(f, opts); err != nil {
 		b.Fatal(err)
 	}
 	return path
@@ -80,3 +87,47 @@ func BenchmarkLint10kFiles(b *testing.B) { benchLint(b, 10_000, true) }
 
 // BenchmarkLint50k is the 50,000-object corpus.
 func BenchmarkLint50k(b *testing.B) { benchLint(b, 50_000, false) }
+
+// BenchmarkPhases splits lint's CPU per object on the dense corpus (about
+// one finding per object) into loading (the engine with no rules), the
+// rules (the whole suite, less loading) and rendering (the text report of
+// the findings, less the rest). hack/bench-lint.sh prints the split.
+func BenchmarkPhases(b *testing.B) {
+	path := benchCorpusOf(b, corpusgen.Options{Objects: 10_000, Seed: 1, Dense: true}, true)
+	for _, phase := range []struct {
+		name   string
+		rules  []*rule.Rule
+		render bool
+	}{
+		{"load", nil, false},
+		{"load+rules", rules.Suite(), false},
+		{"load+rules+render", rules.Suite(), true},
+	} {
+		b.Run(phase.name, func(b *testing.B) {
+			opts := engine.Options{Rules: phase.rules, Cluster: cluster.Reference(), Model: winsupport.Default()}
+			var objects, findings int
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				ins, errs := manifest.Inputs([]string{path}, nil)
+				if len(errs) > 0 {
+					b.Fatal(errs[0])
+				}
+				res, err := engine.Run(context.Background(), ins, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				objects += res.Objects
+				findings += len(res.Findings)
+				if phase.render {
+					rep := &report.Report{Findings: res.Findings, Rules: phase.rules, Files: res.Files, Objects: res.Objects}
+					if err := report.Text(io.Discard, rep, report.Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(objects), "cpu-µs/object")
+			b.ReportMetric(float64(findings)/float64(objects), "findings/object")
+		})
+	}
+}

@@ -47,10 +47,20 @@ type app struct {
 	port       int
 	config     bool // has a ConfigMap
 	service    bool // has a Service
-	mistake    mistake
+	mistakes   []mistake // usually none or one; several in the Dense corpus
 }
 
-func newApp(r *rand.Rand, id int, rcs []string, unreadable bool) app {
+// has reports whether the app makes mistake m.
+func (a app) has(m mistake) bool {
+	for _, x := range a.mistakes {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+func newApp(r *rand.Rand, id int, rcs []string, unreadable, dense bool) app {
 	a := app{id: id, team: teams[id%len(teams)], windows: r.IntN(3) == 0, replicas: 1 + r.IntN(5), containers: 1, port: pick(r, []int{80, 8080, 8443, 9000, 5000})}
 	a.name = fmt.Sprintf("%s-%s-%d", a.team, pick(r, words), id)
 	switch n := r.IntN(100); {
@@ -66,11 +76,30 @@ func newApp(r *rand.Rand, id int, rcs []string, unreadable bool) app {
 	}
 	a.config = a.kind != "DaemonSet" || chance(r, 0.5)
 	a.service = a.kind != "DaemonSet" && chance(r, 0.85)
+	if dense {
+		a.windows = id%2 == 0 // half the apps, each with several mistakes: about one finding per object
+	}
 	if a.windows && chance(r, 0.25) {
 		a.rc = pick(r, rcs)
 	}
-	a.mistake = pickMistake(r, a.windows, unreadable)
+	if m := pickMistake(r, a.windows, unreadable); m != none {
+		a.mistakes = []mistake{m}
+	}
+	if dense {
+		a.mistakes = denseMistakes(r, a)
+	}
 	return a
+}
+
+// denseMistakes gives every app the mistakes of the Dense corpus: a Linux
+// app is not pinned, a Windows app gets a placement mistake and the Linux
+// security fields (each a finding of its own).
+func denseMistakes(r *rand.Rand, a app) []mistake {
+	if !a.windows {
+		return []mistake{linuxUnpinned}
+	}
+	placement := []mistake{noToleration, tolerationCase, linuxImageOnWindows}
+	return []mistake{placement[r.IntN(len(placement))], privileged, runAsUser}
 }
 
 func pickMistake(r *rand.Rand, windows, unreadable bool) mistake {
@@ -106,9 +135,9 @@ func pickMistake(r *rand.Rand, windows, unreadable bool) mistake {
 
 func (a app) image(r *rand.Rand) string {
 	switch {
-	case a.mistake == placeholderImage:
+	case a.has(placeholderImage):
 		return "<image-name>"
-	case a.windows && a.mistake != linuxImageOnWindows:
+	case a.windows && !a.has(linuxImageOnWindows):
 		return pick(r, windowsImg)
 	}
 	return pick(r, linuxImgs)

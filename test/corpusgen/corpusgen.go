@@ -52,6 +52,10 @@ type Options struct {
 	// workloads. kube-score gives up on the whole input at the first one,
 	// so the benchmarks leave them out.
 	Unreadable bool
+	// Dense gives every workload one mistake, for about one finding per
+	// object (the default mix has a fifth as many): the benchmark of a
+	// run where rendering findings weighs as much as loading.
+	Dense bool
 }
 
 // Generator produces the objects of a corpus.
@@ -87,7 +91,7 @@ func (g *Generator) RuntimeClasses() []Doc {
 // usually, its ConfigMap and Service.
 func (g *Generator) App() []Doc {
 	g.app++
-	a := newApp(g.rng, g.app, g.rcs, g.opts.Unreadable)
+	a := newApp(g.rng, g.app, g.rcs, g.opts.Unreadable, g.opts.Dense)
 	var docs []Doc
 	if a.config {
 		docs = append(docs, Doc{Kind: "ConfigMap", Name: a.name, Data: configMap(g.rng, a)})

@@ -17,7 +17,7 @@ func workload(r *rand.Rand, a app) []byte {
 	w.l(0, "spec:")
 	switch {
 	case a.kind == "DaemonSet":
-	case a.mistake == quotedReplicas:
+	case a.has(quotedReplicas):
 		w.f(2, "replicas: \"%d\"", a.replicas)
 	default:
 		w.f(2, "replicas: %d", a.replicas)
@@ -80,7 +80,7 @@ func podSpec(w *writer, r *rand.Rand, a app) {
 	}
 	if a.windows {
 		w.l(in, "os: {name: windows}")
-		if a.mistake == runAsUser {
+		if a.has(runAsUser) {
 			w.l(in, "securityContext:")
 			w.l(in+2, "runAsUser: 1000")
 			w.l(in+2, "runAsNonRoot: true")
@@ -122,7 +122,7 @@ func podSpec(w *writer, r *rand.Rand, a app) {
 
 func scheduling(w *writer, r *rand.Rand, a app) {
 	const in = 6
-	pinned := !(a.mistake == noSelector || a.mistake == linuxUnpinned) && a.rc == ""
+	pinned := !(a.has(noSelector) || a.has(linuxUnpinned)) && a.rc == ""
 	if pinned {
 		w.l(in, "nodeSelector:")
 		w.f(in+2, "kubernetes.io/os: %s", map[bool]string{true: "windows", false: "linux"}[a.windows])
@@ -130,9 +130,9 @@ func scheduling(w *writer, r *rand.Rand, a app) {
 			w.l(in+2, "node.kubernetes.io/windows-build: '10.0.20348'")
 		}
 	}
-	if a.windows && a.rc == "" && a.mistake != noToleration {
+	if a.windows && a.rc == "" && !a.has(noToleration) {
 		value := "windows"
-		if a.mistake == tolerationCase {
+		if a.has(tolerationCase) {
 			value = "Windows"
 		}
 		w.l(in, "tolerations:")
@@ -213,7 +213,7 @@ func container(w *writer, r *rand.Rand, a app, i int) {
 			w.l(in, `        command: ["/bin/sh", "-c", "sleep 15"]`)
 		}
 	}
-	if a.mistake == privileged && i == 0 {
+	if a.has(privileged) && i == 0 {
 		w.l(in, "  securityContext:")
 		w.l(in, "    privileged: true")
 	} else if !a.windows {
