@@ -45,8 +45,8 @@ type app struct {
 	replicas   int
 	containers int
 	port       int
-	config     bool // has a ConfigMap
-	service    bool // has a Service
+	config     bool      // has a ConfigMap
+	service    bool      // has a Service
 	mistakes   []mistake // usually none or one; several in the Dense corpus
 }
 
