@@ -39,8 +39,8 @@ func WriteDiff(w io.Writer, before []fix.File, res *fix.Result, colour bool) err
 
 func writeDiff(w io.Writer, name string, before, after []byte, colour bool) {
 	d, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A:        difflib.SplitLines(string(before)),
-		B:        difflib.SplitLines(string(after)),
+		A:        lines(before),
+		B:        lines(after),
 		FromFile: "a/" + name,
 		ToFile:   "b/" + name,
 		Context:  3,
@@ -70,4 +70,16 @@ func writeDiff(w io.Writer, name string, before, after []byte, colour bool) {
 			io.WriteString(w, "\n")
 		}
 	}
+}
+
+// lines splits text into lines that each end in a newline. (difflib's
+// SplitLines adds an empty last line to text that ends in one, which
+// shows in the diff as a blank context line.)
+func lines(text []byte) []string {
+	out := strings.SplitAfter(string(text), "\n")
+	if out[len(out)-1] == "" {
+		return out[:len(out)-1]
+	}
+	out[len(out)-1] += "\n"
+	return out
 }
