@@ -201,10 +201,11 @@ func (r *run) loadError(seq int, e *manifest.Error) {
 	if r.loadRule == nil {
 		return
 	}
-	f := rule.Finding{Rule: LoadErrorID, Severity: r.loadRule.Severity, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
+	f := rule.Finding{Rule: LoadErrorID, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
 	if errors.Is(e, manifest.ErrNotObject) {
-		f.Severity = min(f.Severity, rule.Warning)
+		f.Severity = min(r.loadRule.Severity, rule.Warning)
 	}
+	f.Severity = r.loadRule.SeverityOf(f)
 	r.mu.Lock()
 	r.findings = append(r.findings, seqFinding{seq, f})
 	r.mu.Unlock()
