@@ -109,7 +109,8 @@ func (r Rules) Problems(known []*rule.Rule) []manifest.Problem {
 }
 
 // Apply returns the rules the config enables, as copies carrying the
-// configured severities. The suite is not modified.
+// configured severities (Severity and Configured, which overrides the
+// severities a rule gives single findings). The suite is not modified.
 func (c *Config) Apply(suite []*rule.Rule) []*rule.Rule {
 	if c == nil {
 		return suite
@@ -128,7 +129,9 @@ func (c *Config) Apply(suite []*rule.Rule) []*rule.Rule {
 		}
 		if s, ok := c.Rules.Severity[r.ID]; ok {
 			cp := *r
-			cp.Severity, _ = rule.ParseSeverity(s)
+			sev, _ := rule.ParseSeverity(s)
+			// Every finding of the rule, not only those at its default.
+			cp.Severity, cp.Configured = sev, sev
 			r = &cp
 		}
 		out = append(out, r)

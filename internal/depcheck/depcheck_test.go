@@ -21,7 +21,7 @@ var heavy = map[string][]string{
 	"k8s.io/client-go":              {"test/", "internal/live"},
 	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "test/loadgen", "hack/loadgen"},
 	"github.com/santhosh-tekuri/":   {},
-	"github.com/pmezard/go-difflib": {"internal/cli", "internal/docs", "cmd/"},
+	"github.com/pmezard/go-difflib": {"internal/report/fixreport", "internal/cli", "internal/docs", "cmd/"},
 	"k8s.io/kubernetes":             {},
 }
 

@@ -41,6 +41,10 @@ type Result struct {
 	Findings []rule.Finding // in input order, then line, column, rule
 	Files    int
 	Objects  int
+	// Unread are the inputs that could not be read at all (a missing
+	// path, no permission, not a regular file), whatever load-error's
+	// configuration: the front-end's exit status says so.
+	Unread []*manifest.Error
 }
 
 // Run checks every document of the inputs.
@@ -133,6 +137,7 @@ type run struct {
 	seqOf     map[*manifest.Object]int                // input position of every Service, for Corpus findings
 	raw       map[*manifest.Object]*manifest.Document // the text of objects kept without their node tree
 	summaries []rule.Summary
+	unread    []*manifest.Error
 }
 
 type seqFinding struct {
@@ -188,13 +193,19 @@ func (r *run) document(j job) {
 // place that does. YAML that is not a Kubernetes object is at most a
 // warning.
 func (r *run) loadError(seq int, e *manifest.Error) {
+	if errors.Is(e, manifest.ErrRead) || errors.Is(e, manifest.ErrNotRegular) {
+		r.mu.Lock()
+		r.unread = append(r.unread, e)
+		r.mu.Unlock()
+	}
 	if r.loadRule == nil {
 		return
 	}
-	f := rule.Finding{Rule: LoadErrorID, Severity: r.loadRule.Severity, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
+	f := rule.Finding{Rule: LoadErrorID, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
 	if errors.Is(e, manifest.ErrNotObject) {
-		f.Severity = min(f.Severity, rule.Warning)
+		f.Severity = min(r.loadRule.Severity, rule.Warning)
 	}
+	f.Severity = r.loadRule.SeverityOf(f)
 	r.mu.Lock()
 	r.findings = append(r.findings, seqFinding{seq, f})
 	r.mu.Unlock()
@@ -378,7 +389,7 @@ func (r *run) finish() *Result {
 		r.settle(one)
 		r.findings = append(r.findings, seqFinding{seq, one[0]})
 	}
-	res := &Result{Files: r.files, Objects: r.objects, Findings: make([]rule.Finding, 0, len(r.findings))}
+	res := &Result{Files: r.files, Objects: r.objects, Findings: make([]rule.Finding, 0, len(r.findings)), Unread: r.unread}
 	sort.SliceStable(r.findings, func(i, j int) bool { return r.findings[i].seq < r.findings[j].seq })
 	fileOrder := map[string]int{}
 	for _, sf := range r.findings {

@@ -93,6 +93,9 @@ func TestPathErrorsAreLoadErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(res.Unread) != 1 || res.Unread[0].File != missing {
+				t.Errorf("Unread = %v, want %s whatever load-error's configuration", res.Unread, missing)
+			}
 			var got []pathFinding
 			for _, f := range res.Findings {
 				if f.Rule != engine.LoadErrorID {

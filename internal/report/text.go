@@ -18,15 +18,7 @@ func Text(w io.Writer, r *Report, opts Options) error {
 		if f.Suppressed {
 			continue
 		}
-		sev := f.Severity.String()
-		switch f.Severity {
-		case rule.Error:
-			sev = paint(Red, sev)
-		case rule.Warning:
-			sev = paint(Yellow, sev)
-		default:
-			sev = paint(Cyan, sev)
-		}
+		sev := paintSeverity(opts.Color, f.Severity, f.Severity.String())
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", position(f), sev, f.Message, paint(Dim, "["+f.Rule+"]"))
 		if f.Hint != "" {
 			fmt.Fprintf(bw, "    %s %s\n", paint(Dim, "hint:"), f.Hint)
