@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -181,4 +182,72 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWebhookReloadsOnHangup: SIGHUP reloads the config and certificate
+// and the server keeps serving; SIGTERM then drains and exits 143.
+func TestWebhookReloadsOnHangup(t *testing.T) {
+	t.Parallel()
+	if args := os.Getenv("WINKUBE_WEBHOOK_CHILD"); args != "" {
+		ctx, stop := SignalContext(context.Background())
+		code := Run(ctx, strings.Fields(args), Streams{In: strings.NewReader(""), Out: os.Stdout, Err: os.Stderr})
+		stop()
+		os.Exit(code)
+	}
+	dir := t.TempDir()
+	if code, stderr := runCLI(t.Context(), strings.NewReader(""), nil, "webhook", "certs", "--service", "w", "-n", "ns", "--out-dir", dir, "--san", "127.0.0.1"); code != ExitClean {
+		t.Fatalf("certs: %s", stderr)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWebhookReloadsOnHangup$")
+	cmd.Env = append(os.Environ(), "WINKUBE_WEBHOOK_CHILD=webhook serve --addr 127.0.0.1:0 --drain-delay 0 --tls-cert "+
+		filepath.Join(dir, "tls.crt")+" --tls-key "+filepath.Join(dir, "tls.key"))
+	logs := &lockedBuffer{}
+	cmd.Stderr, cmd.Stdout = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitLog := func(what string) {
+		t.Helper()
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if strings.Contains(logs.String(), what) {
+				return
+			}
+		}
+		t.Fatalf("no %q in the log:\n%s", what, logs.String())
+	}
+	waitLog("serving admission webhook")
+	for range 2 {
+		cmd.Process.Signal(syscall.SIGHUP)
+	}
+	waitLog("TLS certificate reloaded")
+	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("the webhook died on SIGHUP: %v\n%s", err, logs.String())
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+		t.Errorf("after SIGTERM: %v, want exit 143\n%s", err, logs.String())
+	}
+	if !strings.Contains(logs.String(), "shut down: every request in flight was answered") {
+		t.Errorf("no drain in the log:\n%s", logs.String())
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
