@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 // Exit codes.
@@ -53,9 +55,18 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 
 // Run runs winkube with args and returns the exit code.
 func Run(ctx context.Context, args []string, s Streams) int {
+	if s.In != nil {
+		// A read of stdin blocks until input arrives; this one also ends
+		// when ctx does, so a signal stops a command waiting on a terminal.
+		s.In = manifest.ContextReader(ctx, s.In)
+	}
 	root := NewRoot(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if code, ok := interruptCode(ctx); ok {
+		fmt.Fprintf(s.Err, "winkube: %v\n", context.Cause(ctx))
+		return code
+	}
 	var ee exitError
 	switch {
 	case err == nil:

@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -74,10 +76,15 @@ at GOGC=400 unless GOGC is set.`,
 				// 15% of the CPU under load. GOGC in the environment wins.
 				debug.SetGCPercent(400)
 			}
+			if n := webhook.SetMemoryLimit(); n > 0 {
+				fmt.Fprintf(o.streams.Err, "winkube webhook: GOMEMLIMIT unset; memory limit set to %d MiB, 80%% of the container's\n", n>>20)
+			}
 			srv, err := webhook.New(o.opts)
 			if err != nil {
 				return err
 			}
+			stop := reloadOnHangup(srv)
+			defer stop()
 			return srv.Run(cmd.Context())
 		},
 	}
@@ -96,6 +103,26 @@ at GOGC=400 unless GOGC is set.`,
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug (every request), info, warn or error")
 	o.output.addFlags(f, "log", "json", "text")
 	return cmd
+}
+
+// reloadOnHangup reloads the server's config and certificate on SIGHUP,
+// the usual reload signal; without this SIGHUP would end the process
+// without draining.
+func reloadOnHangup(srv *webhook.Server) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-ch:
+				srv.Reload() // logs its outcome; the previous version stays on failure
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(ch); close(done) }
 }
 
 func (o *webhookServeOptions) validate(levelSet bool) error {

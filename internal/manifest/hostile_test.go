@@ -176,3 +176,27 @@ func TestDocumentOffsets(t *testing.T) {
 		t.Fatalf("ranges %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestBraceRunsAreLinear: a document of 4 MiB of "{{" (no "}}", or a "}}"
+// only at the end) took the old scanner a quadratic 10^12 steps; the time
+// limit here only tells a hang from an answer.
+func TestBraceRunsAreLinear(t *testing.T) {
+	t.Parallel()
+	run := strings.Repeat("{{", 2<<20)
+	for _, text := range []string{"a: " + run + "\n", "a: " + run + " .Values.x }}\n", "a: " + run + "}}\n"} {
+		done := make(chan []*Error, 1)
+		go func() {
+			_, errs := Decode(Document{File: "t.yaml", Line: 1, Data: []byte(text)})
+			done <- errs
+		}()
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			t.Fatal("Decode did not finish on a run of {{")
+		}
+	}
+	e := helmTemplate(Document{File: "t.yaml", Line: 1, Data: []byte("a: {{ x }}\nb: {{{{ .Values.y }}\n")})
+	if e == nil || e.Line != 2 || e.Column != 4 {
+		t.Errorf("helmTemplate = %v, want the action at 2:4", e)
+	}
+}

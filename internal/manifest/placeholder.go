@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -60,53 +59,6 @@ func placeholders(file string, root *Node) []*Error {
 // every placeholder has a "<", "__" or "${".
 func mayHoldPlaceholder(s string) bool {
 	return strings.IndexByte(s, '<') >= 0 || strings.Contains(s, "__") || strings.Contains(s, "${")
-}
-
-// helmTemplate reports a document that still holds Helm template actions.
-// It looks at the raw text: such documents are often not valid YAML, and
-// when they are, their values are not the ones that would be applied.
-func helmTemplate(doc Document) *Error {
-	i := bytes.Index(doc.Data, []byte("{{"))
-	if i < 0 || !isHelmExpr(string(doc.Data[i:])) {
-		return nil
-	}
-	for j := i; j < len(doc.Data); j++ { // report the first action that is Helm's
-		k := bytes.Index(doc.Data[j:], []byte("{{"))
-		if k < 0 {
-			break
-		}
-		j += k
-		end := bytes.Index(doc.Data[j:], []byte("}}"))
-		if end > 0 && isHelmExpr(string(doc.Data[j:j+end+2])) {
-			i = j
-			break
-		}
-	}
-	line := doc.Line + bytes.Count(doc.Data[:i], []byte("\n"))
-	col := i - bytes.LastIndexByte(doc.Data[:i], '\n')
-	end := bytes.Index(doc.Data[i:], []byte("}}"))
-	expr := string(doc.Data[i:])
-	if end >= 0 {
-		expr = string(doc.Data[i : i+end+2])
-	}
-	return &Error{File: doc.File, Line: line, Column: col,
-		Msg:  fmt.Sprintf("unrendered Helm template expression %q", clip(expr)),
-		Hint: "render it first: helm template ./chart | winkube lint -", Class: ErrTemplate}
-}
-
-// isHelmExpr spots Go template actions that reference chart data. Plain
-// "{{ }}" can appear legitimately in annotations (alert templates).
-func isHelmExpr(s string) bool {
-	i := strings.Index(s, "{{")
-	if i < 0 || !strings.Contains(s[i:], "}}") {
-		return false
-	}
-	for _, w := range []string{".Values", ".Release", ".Chart", "include ", "template ", ".Capabilities"} {
-		if strings.Contains(s[i:], w) {
-			return true
-		}
-	}
-	return false
 }
 
 func clip(s string) string {

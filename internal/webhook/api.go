@@ -67,6 +67,11 @@ func (s *Server) Handler() http.Handler { return s.impl.handler }
 // requests to finish. It returns nil when they all did.
 func (s *Server) Run(ctx context.Context) error { return s.impl.run(ctx) }
 
+// Reload reads the config and certificate files now (what SIGHUP asks
+// for). A bad version is logged and returned, and the previous one stays
+// in use: the server never stops over a reload.
+func (s *Server) Reload() error { return s.impl.reload() }
+
 // Addr is the bound address once Run has started listening (useful for
 // ":0"); it is nil before that.
 func (s *Server) Addr() net.Addr { return s.impl.addr() }

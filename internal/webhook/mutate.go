@@ -9,12 +9,6 @@ import (
 	"github.com/winkube/winkube/internal/rule"
 )
 
-// maxFixRounds bounds the check-fix rounds of one request. A fix can make
-// another rule apply (pinning a pod to Windows makes it need the Windows
-// toleration); three rounds reach every chain the suite has, and the bound
-// keeps a pair of disagreeing fixes from looping.
-const maxFixRounds = 3
-
 // mutation is the outcome of fixing one object.
 type mutation struct {
 	ops   []fix.PatchOp
@@ -29,19 +23,22 @@ func (p *policy) mutate(raw []byte, o *manifest.Object, skip map[string]bool, lo
 	m := &mutation{}
 	var doc map[string]any
 	fixedBy := map[string]bool{}
-	for round := 0; round < maxFixRounds; round++ {
+	// A fix can make another rule apply (pinning a pod to Windows makes it
+	// need the Windows toleration): check again until nothing changes,
+	// with the bound every front-end of fix shares.
+	_, err := fix.Rounds(func(round int) (bool, error) {
 		fixes := safeFixes(p.check(o), skip)
 		if len(fixes) == 0 {
-			break
+			return false, nil
 		}
 		if doc == nil {
 			if err := json.Unmarshal(raw, &doc); err != nil {
-				return nil, fmt.Errorf("%s: %w", objectFile, err)
+				return false, fmt.Errorf("%s: %w", objectFile, err)
 			}
 		}
 		before := len(m.ops)
 		for _, f := range fixes {
-			ops, err := applyFix(doc, f.Fix)
+			ops, err := fix.Patch(doc, f.Fix.Edits) // all or nothing
 			if err != nil {
 				logf("fix not applied", "rule", f.Rule, "fix", f.Fix.Title, "error", err.Error())
 				continue
@@ -54,16 +51,20 @@ func (p *policy) mutate(raw []byte, o *manifest.Object, skip map[string]bool, lo
 				}
 			}
 		}
-		if len(m.ops) == before || round == maxFixRounds-1 {
-			break
+		if len(m.ops) == before || round == fix.MaxPasses-1 {
+			return false, nil
 		}
 		next, err := json.Marshal(doc)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		if o, err = decodeObject(objectFile, next, o.Namespace); err != nil {
-			return nil, fmt.Errorf("re-reading the fixed object: %w", err)
+			return false, fmt.Errorf("re-reading the fixed object: %w", err)
 		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return m, nil
 }
@@ -77,44 +78,4 @@ func safeFixes(fs []rule.Finding, skip map[string]bool) []rule.Finding {
 		}
 	}
 	return out
-}
-
-// applyFix patches doc with one fix, all or nothing. fix.Patch checks a
-// single edit before changing doc, so only fixes of several edits need a
-// copy to fall back to.
-func applyFix(doc map[string]any, f *rule.Fix) ([]fix.PatchOp, error) {
-	if len(f.Edits) == 1 {
-		return fix.Patch(doc, f.Edits)
-	}
-	trial := deepCopy(doc).(map[string]any)
-	ops, err := fix.Patch(trial, f.Edits)
-	if err != nil {
-		return nil, err
-	}
-	for k := range doc {
-		delete(doc, k)
-	}
-	for k, v := range trial {
-		doc[k] = v
-	}
-	return ops, nil
-}
-
-// deepCopy copies a value decoded by encoding/json.
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }

@@ -3,6 +3,7 @@ package webhook
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"os"
 	"sync"
 	"time"
@@ -64,6 +65,32 @@ func (c *configSource) changed() (*policy, error) {
 		return nil, nil
 	}
 	return c.compile(data)
+}
+
+// reload reads the config and certificate files now, whether or not they
+// changed (SIGHUP); a bad version is logged and the previous one kept.
+func (s *server) reload() error {
+	var errs []error
+	if p, err := s.config.load(); err != nil {
+		s.metrics.reloads.WithLabelValues("config", "failure").Inc()
+		s.log.Error("webhook config not reloaded; keeping the previous one", "file", s.config.path, "error", err.Error())
+		errs = append(errs, err)
+	} else {
+		s.policy.Store(p)
+		s.metrics.reloads.WithLabelValues("config", "success").Inc()
+		s.log.Info("webhook config reloaded", "file", s.config.path, "mode", string(p.mode), "trigger", "SIGHUP")
+	}
+	if s.cert != nil {
+		if _, err := s.cert.reload(); err != nil {
+			s.metrics.reloads.WithLabelValues("certificate", "failure").Inc()
+			s.log.Error("TLS certificate not reloaded; keeping the previous one", "error", err.Error())
+			errs = append(errs, err)
+		} else {
+			s.metrics.reloads.WithLabelValues("certificate", "success").Inc()
+			s.log.Info("TLS certificate reloaded", append(s.cert.describe(), "trigger", "SIGHUP")...)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // watch polls the config and certificate files until ctx is done. Files

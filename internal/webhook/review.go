@@ -26,6 +26,12 @@ func (s *server) admissionHandler(endpoint string) http.Handler {
 			s.metrics.requests.WithLabelValues(endpoint, kind, result).Inc()
 			s.metrics.duration.WithLabelValues(endpoint).Observe(time.Since(start).Seconds())
 		}()
+		if n := s.bodyWeight(r); n > 0 {
+			if err := s.gate.acquire(r.Context(), n); err != nil {
+				return // the client went away while waiting
+			}
+			defer s.gate.release(n)
+		}
 		review, st := s.readReview(w, r)
 		if st != nil {
 			s.log.Info("malformed admission review", "endpoint", endpoint, "remote", r.RemoteAddr, "code", st.Code, "error", st.Message)
@@ -77,6 +83,19 @@ func (s *server) safeAdmit(endpoint string, req *admissionv1.AdmissionRequest, l
 		}
 	}()
 	return s.admit(endpoint, req, log)
+}
+
+// bodyWeight is what a request counts against the decoding gate: its
+// body's size when large (the limit when unknown), 0 when small.
+func (s *server) bodyWeight(r *http.Request) int64 {
+	n := r.ContentLength
+	if n < 0 {
+		n = s.maxBytes
+	}
+	if n <= smallBody {
+		return 0
+	}
+	return min(n, s.maxBytes)
 }
 
 // readReview reads and checks an AdmissionReview request, or returns the

@@ -26,6 +26,7 @@ type server struct {
 	opts     Options
 	log      *slog.Logger
 	maxBytes int64
+	gate     *bodyGate // bounds the bodies decoded at once
 	metrics  *metrics
 	handler  http.Handler
 
@@ -42,7 +43,7 @@ func newServer(opts Options) (*server, error) {
 		return nil, errors.New("the TLS certificate and key go together: give both files or neither")
 	}
 	defaults(&opts)
-	s := &server{opts: opts, log: opts.Logger, maxBytes: opts.MaxRequestBytes, metrics: newMetrics()}
+	s := &server{opts: opts, log: opts.Logger, maxBytes: opts.MaxRequestBytes, gate: newBodyGate(opts.MaxRequestBytes), metrics: newMetrics()}
 	s.config = configSource{path: opts.ConfigPath, extra: opts.extraRules}
 	p, err := s.config.load()
 	if err != nil {
