@@ -27,15 +27,17 @@ func newLintCommand(s Streams) *cobra.Command {
 		Short: "Check manifests for what breaks on Windows nodes and in hybrid clusters",
 		Long: `Check Kubernetes manifests (files, folders, or - for stdin) against the Windows
 support model and the cluster profile. Every finding names its file, line and
-column and a stable rule ID. A path that cannot be read is a load-error
-finding like any other input problem.
+column and a stable rule ID. Input problems (invalid YAML, unrendered
+templates, a path that cannot be read) are load-error findings, so the rest
+of the input is still checked.
 
 -o sets the format on stdout; --output-file FORMAT=PATH writes more formats to
 files in the same run (a SARIF file for code scanning, text on stdout).
 
 Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
-2 for a usage error or a tool failure (an output file that cannot be
-written). The output format never changes it.`,
+2 for a usage error or a tool failure: an input that cannot be read (whatever
+load-error's configured severity) or an output file that cannot be written.
+The output format never changes it.`,
 		Example: `  winkube lint examples/
   helm template ./chart | winkube lint -
   kustomize build overlays/prod | winkube lint - --output-file sarif=results.sarif

@@ -58,7 +58,7 @@ func isCompact(objs []*manifest.Object) bool {
 
 func loadCompact(path string, data []byte, objs []*manifest.Object) (*Cluster, error) {
 	if len(objs) != 1 {
-		return nil, &manifest.Error{File: path, Line: 1, Msg: fmt.Sprintf("a cluster file holds one document, found %d", len(objs)),
+		return nil, &manifest.Error{File: path, Line: 1, Msg: fmt.Sprintf("a cluster file holds one document, found %d", len(objs)), Class: manifest.ErrInvalid,
 			Hint: "put the node pools of one cluster in a single Cluster document"}
 	}
 	var f file
@@ -88,14 +88,14 @@ func fromNodeObjects(path string, objs []*manifest.Object) (*Cluster, error) {
 		n, ok := o.Typed.(*corev1.Node)
 		if !ok {
 			line, col := o.Locate("")
-			errs = append(errs, &manifest.Error{File: o.File, Line: line, Column: col,
+			errs = append(errs, &manifest.Error{File: o.File, Line: line, Column: col, Class: manifest.ErrInvalid,
 				Msg:  fmt.Sprintf("%s %s is not a Node", o.Kind, o.Name),
 				Hint: "a cluster file is either a winkube Cluster or the output of kubectl get nodes -o yaml"})
 			continue
 		}
 		if n.Name == "" {
 			line, col := o.Locate("metadata")
-			errs = append(errs, &manifest.Error{File: o.File, Line: line, Column: col, Msg: "metadata.name: required"})
+			errs = append(errs, &manifest.Error{File: o.File, Line: line, Column: col, Msg: "metadata.name: required", Class: manifest.ErrInvalid})
 			continue
 		}
 		nodes = append(nodes, n)
@@ -104,7 +104,7 @@ func fromNodeObjects(path string, objs []*manifest.Object) (*Cluster, error) {
 		return nil, errors.Join(errs...)
 	}
 	if len(nodes) == 0 {
-		return nil, &manifest.Error{File: path, Msg: "no nodes found",
+		return nil, &manifest.Error{File: path, Line: 1, Msg: "no nodes found", Class: manifest.ErrInvalid,
 			Hint: "write a Cluster file (see examples/cluster.yaml) or save kubectl get nodes -o yaml"}
 	}
 	return FromNodes(nodes), nil
