@@ -29,6 +29,7 @@ import (
 //
 //	# cluster: reference | multi-build | ws2019 | untainted | linux-only | ws2025
 //	# kubernetes-version: 1.30
+//	# resolve-images (image platforms from fakeRegistry, as --resolve-images)
 var (
 	wantRE    = regexp.MustCompile(`#\s*want\s+(".*)$`)
 	quotedRE  = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
@@ -122,7 +123,7 @@ func checkFixture(t *testing.T, r *rule.Rule, path string) (fired bool) {
 	if len(errs) > 0 {
 		t.Fatal(errs[0])
 	}
-	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: rs, Cluster: c, Model: m})
+	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: rs, Cluster: c, Model: m, Images: fixtureImages(t, path)})
 	if err != nil {
 		t.Fatal(err)
 	}
