@@ -23,6 +23,9 @@ var heavy = map[string][]string{
 	"github.com/santhosh-tekuri/":   {},
 	"github.com/pmezard/go-difflib": {"internal/cli", "internal/docs", "cmd/"},
 	"k8s.io/kubernetes":             {},
+	// Registries are spoken to in one package; the CLI wires it in.
+	"github.com/google/go-containerregistry": {"internal/registry", "internal/cli", "internal/docs", "cmd/"},
+	"github.com/docker/cli":                  {"internal/registry", "internal/cli", "internal/docs", "cmd/"},
 }
 
 const module = "github.com/winkube/winkube/"
