@@ -16,6 +16,7 @@ import (
 
 type lintOptions struct {
 	scope
+	registryFlags
 	formats   []string
 	outputs   []string
 	failOn    string
@@ -63,6 +64,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 	f.StringVar(&o.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no status on stderr")
 	f.IntVar(&o.workers, "workers", 0, "documents checked in parallel (default: one per CPU)")
+	o.addRegistryFlags(f, true)
 	return cmd
 }
 
@@ -91,8 +93,12 @@ func (o *lintOptions) validate() error {
 }
 
 func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
+	images, err := o.lookup(o.streams, o.quiet)
+	if err != nil {
+		return err
+	}
 	ins, inErrs := manifest.Inputs(args, o.streams.In)
-	res, err := engine.Run(cmd.Context(), ins, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers})
+	res, err := engine.Run(cmd.Context(), ins, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers, Images: images})
 	if err != nil {
 		return err
 	}

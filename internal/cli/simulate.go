@@ -14,6 +14,7 @@ import (
 
 type simulateOptions struct {
 	scope
+	registryFlags
 	replicas []string
 	max      []string
 	format   string
@@ -66,6 +67,7 @@ failure. The output format never changes it.`,
 	f.StringVarP(&o.format, "output", "o", "text", "output format: text, json or html")
 	f.StringVar(&o.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no warnings on stderr")
+	o.addRegistryFlags(f, true)
 	return cmd
 }
 
@@ -106,8 +108,12 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	images, err := o.lookup(o.streams, o.quiet)
+	if err != nil {
+		return err
+	}
 	nodes, pools := o.cluster.Nodes()
-	res, err := simulate.Run(cmd.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: o.model, Replicas: o.overrides, Max: o.max})
+	res, err := simulate.Run(cmd.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: o.model, Replicas: o.overrides, Max: o.max, Images: images})
 	if err != nil {
 		return usageError{err}
 	}
