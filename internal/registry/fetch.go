@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
@@ -64,13 +65,18 @@ func (r *Resolver) cachedDigest(p name.Reference) (string, bool) {
 }
 
 func (r *Resolver) remoteOptions(ctx context.Context) []remote.Option {
-	return []remote.Option{
-		remote.WithContext(ctx),
-		remote.WithAuthFromKeychain(r.keys),
-		remote.WithTransport(r.o.Transport),
+	return []remote.Option{remote.WithContext(ctx), remote.Reuse(r.puller)}
+}
+
+// newPuller shares authenticated transports between the references of a
+// repository (one ping and one token per repository, not per tag).
+func newPuller(o Options, keys authn.Keychain) (*remote.Puller, error) {
+	return remote.NewPuller(
+		remote.WithAuthFromKeychain(keys),
+		remote.WithTransport(o.Transport),
 		remote.WithRetryStatusCodes(http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout),
-		remote.WithRetryBackoff(remote.Backoff{Duration: r.o.Backoff, Factor: 2, Jitter: 0.1, Steps: 3}),
-	}
+		remote.WithRetryBackoff(remote.Backoff{Duration: o.Backoff, Factor: 2, Jitter: 0.1, Steps: 3}),
+	)
 }
 
 // fetch asks the registry: the manifest or index the reference names,

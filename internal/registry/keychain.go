@@ -10,12 +10,17 @@ import (
 	"github.com/google/go-containerregistry/pkg/name"
 )
 
-// keychain returns the Docker config keychain: ~/.docker/config.json (and
-// $DOCKER_CONFIG) by default, or the given file. A registry with no
-// entry is asked anonymously.
+// keychain returns the Docker config keychain: $DOCKER_CONFIG/config.json
+// or ~/.docker/config.json by default, or the given file, read once per
+// run (go-containerregistry's default keychain reads it for every
+// request). A registry with no entry is asked anonymously.
 func keychain(file string) (authn.Keychain, error) {
 	if file == "" {
-		return authn.DefaultKeychain, nil
+		cf, err := config.Load(os.Getenv("DOCKER_CONFIG"))
+		if err != nil {
+			return nil, fmt.Errorf("reading the Docker config: %w (or pass --registry-config FILE)", err)
+		}
+		return fileKeychain{cf}, nil
 	}
 	f, err := os.Open(file)
 	if err != nil {

@@ -36,14 +36,15 @@ type Options struct {
 
 // Resolver resolves references; it implements rule.ImageLookup.
 type Resolver struct {
-	o     Options
-	keys  authn.Keychain
-	cache cache
-	sem   chan struct{}
-	mu    sync.Mutex
-	calls map[string]*call // by repository:tag or repository@digest
-	done  atomic.Int64
-	total atomic.Int64
+	o      Options
+	keys   authn.Keychain
+	puller *remote.Puller
+	cache  cache
+	sem    chan struct{}
+	mu     sync.Mutex
+	calls  map[string]*call // by repository:tag or repository@digest
+	done   atomic.Int64
+	total  atomic.Int64
 }
 
 type call struct {
@@ -85,7 +86,11 @@ func New(o Options) (*Resolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Resolver{o: o, keys: keys, cache: cache{o.CacheDir}, sem: make(chan struct{}, o.Jobs), calls: map[string]*call{}}, nil
+	puller, err := newPuller(o, keys)
+	if err != nil {
+		return nil, err
+	}
+	return &Resolver{o: o, keys: keys, puller: puller, cache: cache{o.CacheDir}, sem: make(chan struct{}, o.Jobs), calls: map[string]*call{}}, nil
 }
 
 // Lookup resolves ref, once per run: later and concurrent callers share
