@@ -122,7 +122,7 @@ func moveCorpus(s *registrytest.Server, from, to, cache string) error {
 			if !seen[local] {
 				seen[local] = true
 				refs = append(refs, local)
-				if _, err := s.PushImage(strings.TrimPrefix(local, s.Host+"/"), platformOf(img), int64(len(refs))); err != nil && perr == nil {
+				if err := push(s, strings.TrimPrefix(local, s.Host+"/"), img, len(refs)); err != nil && perr == nil {
 					perr = err
 				}
 			}
@@ -153,12 +153,19 @@ func moveCorpus(s *registrytest.Server, from, to, cache string) error {
 
 func hostOf(repo string) string { return repo[:strings.Index(repo, "/")] }
 
-func platformOf(img winsupport.Image) registrytest.Platform {
+// push publishes what the tag table says of the image: a Windows image
+// of its build, an index for a multi-platform repository, else Linux.
+func push(s *registrytest.Server, ref string, img winsupport.Image, seed int) error {
+	var err error
 	switch {
 	case img.Build != nil:
-		return registrytest.Windows(img.Build.Build + ".1")
+		_, err = s.PushImage(ref, registrytest.Windows(img.Build.Build+".1"), int64(seed))
 	case img.Platform == winsupport.PlatformWindows:
-		return registrytest.Windows("10.0.20348.1")
+		_, err = s.PushImage(ref, registrytest.Windows("10.0.20348.1"), int64(seed))
+	case img.Platform == winsupport.PlatformMulti:
+		_, err = s.PushIndex(ref, registrytest.Linux("amd64"), registrytest.Windows("10.0.17763.1"), registrytest.Windows("10.0.20348.1"), registrytest.Windows("10.0.26100.1"))
+	default:
+		_, err = s.PushImage(ref, registrytest.Linux("amd64"), int64(seed))
 	}
-	return registrytest.Linux("amd64")
+	return err
 }
