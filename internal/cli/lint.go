@@ -13,6 +13,7 @@ import (
 type lintOptions struct {
 	scope
 	output
+	registryFlags
 	failOn    string
 	workers   int
 	streams   Streams
@@ -60,6 +61,7 @@ The output format never changes it.`,
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
 	o.scope.addFlags(f)
 	f.IntVar(&o.workers, "workers", 0, "documents checked in parallel (default: one per CPU)")
+	o.addRegistryFlags(f, true)
 	return cmd
 }
 
@@ -80,7 +82,11 @@ func (o *lintOptions) validate() error {
 }
 
 func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
-	res, err := engine.RunPaths(cmd.Context(), args, o.streams.In, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers})
+	images, err := o.lookup(o.streams, o.quiet)
+	if err != nil {
+		return err
+	}
+	res, err := engine.RunPaths(cmd.Context(), args, o.streams.In, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers, Images: images})
 	if err != nil {
 		return err
 	}

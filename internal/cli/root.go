@@ -100,6 +100,7 @@ same rules at admission.`,
 		newFixCommand(s),
 		newSimulateCommand(s),
 		newWebhookCommand(s),
+		newImagesCommand(s),
 	)
 	return root
 }

@@ -17,6 +17,7 @@ import (
 type simulateOptions struct {
 	scope
 	output
+	registryFlags
 	replicas []string
 	max      []string
 	streams  Streams
@@ -69,6 +70,7 @@ format never changes it.`,
 	o.scope.addFlags(f)
 	f.StringArrayVar(&o.replicas, "replicas", nil, "override a workload's replicas: Kind/name=N or Kind/namespace/name=N (repeatable)")
 	f.StringArrayVar(&o.max, "max", nil, "also report how many more replicas of Kind/name (or Kind/namespace/name) fit (repeatable)")
+	o.addRegistryFlags(f, true)
 	return cmd
 }
 
@@ -99,8 +101,12 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	images, err := o.lookup(o.streams, o.quiet)
+	if err != nil {
+		return err
+	}
 	nodes, pools := o.cluster.Nodes()
-	res, err := simulate.Run(cmd.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: o.model, Replicas: o.overrides, Max: o.max})
+	res, err := simulate.Run(cmd.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: o.model, Replicas: o.overrides, Max: o.max, Images: images})
 	if err != nil {
 		return usageError{err}
 	}

@@ -51,6 +51,22 @@ type Pool struct {
 	// extended resources of a node, e.g. nvidia.com/gpu: 1.
 	EphemeralStorage resource.Quantity   `json:"ephemeralStorage,omitempty"`
 	Extended         corev1.ResourceList `json:"extended,omitempty"`
+	// SandboxImage is the pause image the node's runtime starts every pod
+	// with (containerd's sandbox_image); DefaultSandboxImage when empty.
+	SandboxImage string `json:"sandboxImage,omitempty"`
+}
+
+// DefaultSandboxImage is containerd v2's default sandbox_image
+// (internal/cri/config DefaultSandboxImage; kubeadm v1.36 pins
+// pause:3.10.2, which clusters set explicitly).
+const DefaultSandboxImage = "registry.k8s.io/pause:3.10.1"
+
+// Sandbox returns the pool's sandbox image.
+func (p Pool) Sandbox() string {
+	if p.SandboxImage != "" {
+		return p.SandboxImage
+	}
+	return DefaultSandboxImage
 }
 
 // WindowsTaint is the taint the seeds recommend for every Windows node.

@@ -34,6 +34,8 @@ type Options struct {
 	// RuntimeClasses known before the input is read (from a live cluster).
 	RuntimeClasses []*nodev1.RuntimeClass
 	Workers        int // 0 means GOMAXPROCS
+	// Images, when set, gives image rules the registry's platforms.
+	Images rule.ImageLookup
 }
 
 // Result is the outcome of a run.
@@ -240,7 +242,7 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 		if o.Typed == nil {
 			continue
 		}
-		ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: r.opts.Cluster, Model: r.opts.Model, Emit: emit})
+		ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit})
 	}
 	if w := o.Workload(); w != nil {
 		if w.Spec.RuntimeClassName != nil && *w.Spec.RuntimeClassName != "" && r.runtimeClass(*w.Spec.RuntimeClassName) == nil {
@@ -278,7 +280,7 @@ func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Fin
 	var out []rule.Finding
 	emit := func(f rule.Finding) { out = append(out, f) }
 	for _, ru := range r.workload {
-		ru.Workload(&rule.Pass{Rule: ru, Object: o, Workload: w, Target: &facts, Cluster: r.opts.Cluster, Model: r.opts.Model, Emit: emit})
+		ru.Workload(&rule.Pass{Rule: ru, Object: o, Workload: w, Target: &facts, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit})
 	}
 	ns := o.Namespace
 	r.mu.Lock()

@@ -113,7 +113,18 @@ type Pass struct {
 	Target   *target.Facts      // nil for Object rules
 	Cluster  *cluster.Cluster
 	Model    winsupport.Model
-	Emit     func(Finding)
+	// Images answers what a registry says of an image reference; nil
+	// unless the run resolves images (--resolve-images).
+	Images ImageLookup
+	Emit   func(Finding)
+}
+
+// ImageLookup resolves an image reference to its digest and platforms.
+// The registry package implements it; rules stay registry-agnostic and
+// tests use an in-memory map. Implementations are safe for concurrent use
+// and answer each reference once per run.
+type ImageLookup interface {
+	Lookup(ref string) (*winsupport.ResolvedImage, error)
 }
 
 // Reportf reports a finding at path with the rule's severity.

@@ -46,7 +46,7 @@ func checkFixture(t *testing.T, r *rule.Rule, path string) (fired bool) {
 	if len(errs) > 0 {
 		t.Fatal(errs[0])
 	}
-	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: rs, Cluster: fx.Cluster, Model: fx.Model})
+	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: rs, Cluster: fx.Cluster, Model: fx.Model, Images: fixtureImages(t, path)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func checkFixes(t *testing.T, r *rule.Rule, fx *rulestest.Fixture, path string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := engine.Options{Rules: []*rule.Rule{r}, Cluster: fx.Cluster, Model: fx.Model}
+	opts := engine.Options{Rules: []*rule.Rule{r}, Cluster: fx.Cluster, Model: fx.Model, Images: fixtureImages(t, path)}
 	res, err := fix.Converge(context.Background(), []fix.File{{Name: path, Data: data}}, opts, fix.Policy{Unsafe: true})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 var imageRules = []*rule.Rule{
 	ImageBuildMismatch,
+	ImageUnresolved,
 	WindowsBuildUnsupported,
 	SACImageEOL,
 	WindowsImageOnLinux,
@@ -25,7 +26,7 @@ var imageRules = []*rule.Rule{
 func eachImage(p *rule.Pass, fn func(img winsupport.Image, path *field.Path)) {
 	winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
 		if c.Image != "" {
-			fn(p.Model.ParseImage(c.Image), cp.Child("image"))
+			fn(withRegistry(p, p.Model.ParseImage(c.Image)), cp.Child("image"))
 		}
 	})
 }

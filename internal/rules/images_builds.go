@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/rule"
@@ -11,18 +12,20 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
-// ImageBuildMismatch: under process isolation the image's Windows build
-// must be the node's.
+// ImageBuildMismatch: the Windows build of a node the workload can land
+// on must run the image's build.
 var ImageBuildMismatch = &rule.Rule{
 	ID:       "image-build-mismatch",
-	Title:    "Image's Windows build differs from the node's",
+	Title:    "Image's Windows build does not run on the node's",
 	Severity: rule.Error,
 	Category: rule.Images,
 	Doc: rule.Doc{
-		What: "Reports containers whose image tag names a Windows build (ltsc2019, 1809, ltsc2022, 10.0.20348, ...) that differs from the build of a Windows pool the workload can land on (the cluster's Windows pools its node.kubernetes.io/windows-build constraints admit), or from the build it pins even when the cluster has no such pool. HostProcess containers are exempt: they run on the host, not in a container OS. Under a Hyper-V RuntimeClass an older image on a newer host is allowed and reported as info, since upstream Kubernetes does not support Hyper-V isolation.",
-		Why:  "A process-isolated Windows container shares the host's kernel, so its image must be built for the host's exact build. On another build the container fails to start with `the container operating system does not match the host operating system`, after the image (gigabytes for Server Core) has been pulled.",
-		Fix:  "Use the image tag for the node's build, or pin the workload to the image's build (nodeSelector node.kubernetes.io/windows-build), or publish a multi-arch manifest list with one image per build.",
+		What: "Reports containers whose image is built for a Windows build (by its tag: ltsc2019, 1809, ltsc2022, 10.0.20348, ...; or, with --resolve-images, by the os.version of the registry's platform entries) that a Windows pool the workload can land on does not run (the cluster's Windows pools its node.kubernetes.io/windows-build constraints admit, or the build it pins even when the cluster has no such pool). The rule is containerd's: before Windows Server 2022 the builds must be equal; from 2022 on a host runs images from the previous LTSC up to its own build, so an ltsc2022 image runs on Windows Server 2025. With registry data the node pulls the matching entry with the greatest os.version, ignoring the win32k feature. HostProcess containers are exempt: they run on the host, not in a container OS. Under a Hyper-V RuntimeClass an older image on a newer host is allowed and reported as info, since upstream Kubernetes does not support Hyper-V isolation.",
+		Why:  "A process-isolated Windows container shares the host's kernel, so its image must be built for a build the host's kernel serves. Otherwise containerd finds no entry of the image index for the node (`no match for platform in manifest: not found`) or the container fails to start with `the container operating system does not match the host operating system`, after the image (gigabytes for Server Core) has been pulled.",
+		Fix:  "Use an image for a build the node runs (on Windows Server 2025: ltsc2022 or ltsc2025), pin the workload to the image's build (nodeSelector node.kubernetes.io/windows-build), or publish a multi-platform index with one entry per build.",
 		Sources: []string{
+			"containerd/platforms platform_windows_compat.go (checkWindowsHostAndContainerCompat, windowsMatchComparer, win32k stripped)",
+			"Microsoft Learn: Windows container version compatibility (host OS compatibility tables)",
 			"seed 002 (build compatibility; the error message)",
 			"seed 000 (process-isolated images by host OS; Hyper-V runs older images)",
 			"seed 003 (Kubernetes does not support Hyper-V isolation; windows-build values)",
@@ -34,7 +37,16 @@ var ImageBuildMismatch = &rule.Rule{
 			return
 		}
 		pools, pins := buildHosts(p)
-		eachImage(p, func(img winsupport.Image, path *field.Path) {
+		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
+			if c.Image == "" {
+				return
+			}
+			path := cp.Child("image")
+			if r, ok := registryImage(p, c.Image); ok {
+				reportRegistryMismatch(p, r, path, pools, pins)
+				return
+			}
+			img := p.Model.ParseImage(c.Image)
 			if img.Build == nil || img.Platform != winsupport.PlatformWindows {
 				return
 			}
@@ -45,7 +57,7 @@ var ImageBuildMismatch = &rule.Rule{
 
 // buildHost is a Windows build the workload can land on.
 type buildHost struct {
-	Label, Build string
+	Label, Build, Arch string
 }
 
 // buildHosts returns the cluster's Windows pools the workload's build
@@ -53,7 +65,7 @@ type buildHost struct {
 func buildHosts(p *rule.Pass) (pools, pins []buildHost) {
 	for _, pool := range p.Cluster.PoolsOf("windows") {
 		if pool.WindowsBuild != "" && buildAllowed(p, pool) {
-			pools = append(pools, buildHost{fmt.Sprintf("Windows pool %q (%s)", pool.Name, pool.WindowsBuild), buildNumber(p, pool.WindowsBuild)})
+			pools = append(pools, buildHost{fmt.Sprintf("Windows pool %q (%s)", pool.Name, pool.WindowsBuild), buildNumber(p, pool.WindowsBuild), pool.Arch})
 		}
 	}
 	for _, pin := range pinnedBuilds(p) {
@@ -61,7 +73,7 @@ func buildHosts(p *rule.Pass) (pools, pins []buildHost) {
 		if (p.Target.Builds != nil && !contains(p.Target.Builds, b)) || hostHas(pools, b) || hostHas(pins, b) {
 			continue
 		}
-		pins = append(pins, buildHost{"the pinned build " + b, b})
+		pins = append(pins, buildHost{"the pinned build " + b, b, ""})
 	}
 	return pools, pins
 }
@@ -84,8 +96,8 @@ func reportBuildMismatch(p *rule.Pass, img winsupport.Image, path *field.Path, p
 	}{{pools, &badPools}, {pins, &badPins}} {
 		for _, h := range group.hosts {
 			switch {
-			case h.Build == img.Build.Build:
-			case f.HyperV && buildSeq(h.Build) > buildSeq(img.Build.Build):
+			case winsupport.BuildRuns(h.Build, img.Build.Build, winsupport.ProcessIsolation):
+			case f.HyperV && winsupport.BuildRuns(h.Build, img.Build.Build, winsupport.HyperVIsolation):
 				hyperv = append(hyperv, h)
 			default:
 				*group.bad = append(*group.bad, h)
@@ -100,6 +112,9 @@ func reportBuildMismatch(p *rule.Pass, img winsupport.Image, path *field.Path, p
 		where = append(where, "the workload pins node.kubernetes.io/windows-build "+hostList(badPins, true))
 	}
 	built := fmt.Sprintf("image %q is built for %s", img.Ref, buildName(p, img.Build.Build))
+	if p.Images != nil {
+		built += " (by its tag: the registry could not be asked)"
+	}
 	if len(where) > 0 {
 		how := "under process isolation"
 		if f.HyperV {
@@ -107,7 +122,7 @@ func reportBuildMismatch(p *rule.Pass, img winsupport.Image, path *field.Path, p
 		}
 		p.Report(rule.Finding{Path: rule.Path(path),
 			Message: fmt.Sprintf("%s but %s; %s its containers fail to start there: %s", built, strings.Join(where, " and "), how, winsupport.HostOSMismatch),
-			Hint:    "use the image tag for the node's build, or pin node.kubernetes.io/windows-build to " + img.Build.Build})
+			Hint:    runnableHint(p, slicesConcat(badPools, badPins), f.HyperV) + ", or pin node.kubernetes.io/windows-build to " + img.Build.Build})
 	}
 	if len(hyperv) > 0 {
 		p.Report(rule.Finding{Path: rule.Path(path),

@@ -5,6 +5,7 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -26,6 +27,10 @@ type Input struct {
 	// stays bound and keeps its node's resources instead of ending Failed.
 	// StartFailure still says what a kubelet would do.
 	NoKubelets bool
+
+	// Images, when set, gives the kubelet phase the registry's platforms of
+	// each image instead of what its tag implies (--resolve-images).
+	Images rule.ImageLookup
 }
 
 // Result is the outcome of a simulation.

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/target"
 	"github.com/winkube/winkube/internal/winsupport"
 )
@@ -22,7 +23,8 @@ const (
 // startFailure is what the kubelet on n does with the pod once bound, ""
 // when its containers start: its own admission first (the pod's OS label
 // and spec.os against the node), then pulling and creating each container.
-func startFailure(pod *corev1.Pod, n *corev1.Node, hyperV bool, m winsupport.Model) string {
+// images, when set, gives the registry's platforms of each image.
+func startFailure(pod *corev1.Pod, n *corev1.Node, hyperV bool, m winsupport.Model, images rule.ImageLookup) string {
 	nodeOS := cluster.NodeOS(n)
 	if v, ok := pod.Labels[cluster.LabelOS]; ok && v != nodeOS {
 		return podOSSelectorMismatch
@@ -30,48 +32,88 @@ func startFailure(pod *corev1.Pod, n *corev1.Node, hyperV bool, m winsupport.Mod
 	if pod.Spec.OS != nil && string(pod.Spec.OS.Name) != nodeOS {
 		return podOSNotSupported
 	}
-	hostProcess := target.HostProcess(&pod.Spec)
+	k := kubeletNode{n: n, os: nodeOS, hyperV: hyperV, hostProcess: target.HostProcess(&pod.Spec)}
 	var out string
 	winsupport.VisitContainers(&pod.Spec, field.NewPath("spec"), func(c *corev1.Container, p *field.Path) {
-		if out == "" {
-			out = imageFailure(c, n, nodeOS, hyperV, hostProcess, m)
+		if out != "" {
+			return
+		}
+		if r, ok := resolved(images, c.Image); ok {
+			out = k.pullFailure(c, r)
+		} else {
+			out = k.imageFailure(c, m)
 		}
 	})
 	return out
 }
 
-// imageFailure checks one container's image against the node.
-func imageFailure(c *corev1.Container, n *corev1.Node, nodeOS string, hyperV, hostProcess bool, m winsupport.Model) string {
+// kubeletNode is what the kubelet's image checks read of the node and pod.
+type kubeletNode struct {
+	n                   *corev1.Node
+	os                  string
+	hyperV, hostProcess bool
+}
+
+func resolved(images rule.ImageLookup, ref string) (*winsupport.ResolvedImage, bool) {
+	if images == nil || ref == "" {
+		return nil, false
+	}
+	r, err := images.Lookup(ref)
+	return r, err == nil && r != nil
+}
+
+// pullFailure is containerd's platform match of the registry's entries
+// against the node (containerd/platforms): no entry, no pull.
+func (k kubeletNode) pullFailure(c *corev1.Container, r *winsupport.ResolvedImage) string {
+	host := winsupport.Host{OS: k.os, Architecture: k.n.Labels[corev1.LabelArchStable], Build: k.n.Labels[cluster.LabelWindowsBuild]}
+	iso := winsupport.ProcessIsolation
+	if k.hyperV {
+		iso = winsupport.HyperVIsolation
+	}
+	if k.hostProcess {
+		host.Build = "" // HostProcess containers run on the host: any build
+	}
+	if _, ok := host.Pick(r.Platforms, iso); ok {
+		return ""
+	}
+	node := k.os + "/" + host.Architecture
+	if host.Architecture == "" {
+		node = k.os + "/amd64"
+	}
+	if host.Build != "" {
+		node += " " + host.Build + " with " + iso.String() + " isolation"
+	}
+	return fmt.Sprintf("ErrImagePull: container %q: failed to pull image %q: %s (%s; the node runs %s)", c.Name, c.Image, noPlatform, r.Describe(), node)
+}
+
+// imageFailure checks one container's image, as its tag describes it,
+// against the node.
+func (k kubeletNode) imageFailure(c *corev1.Container, m winsupport.Model) string {
 	img := m.ParseImage(c.Image)
 	switch {
-	case nodeOS == "windows" && img.Platform == winsupport.PlatformLinux:
+	case k.os == "windows" && img.Platform == winsupport.PlatformLinux:
 		return fmt.Sprintf("ErrImagePull: container %q: failed to pull image %q: %s (the image is published for Linux only; the node runs Windows)", c.Name, c.Image, noPlatform)
-	case nodeOS == "linux" && img.Platform == winsupport.PlatformWindows:
+	case k.os == "linux" && img.Platform == winsupport.PlatformWindows:
 		return fmt.Sprintf("ErrImagePull: container %q: failed to pull image %q: %s (the image is a Windows image; the node runs Linux)", c.Name, c.Image, noPlatform)
-	case nodeOS != "windows" || img.Build == nil || hostProcess:
+	case k.os != "windows" || img.Build == nil || k.hostProcess:
 		// HostProcess containers run on the host and need no build match.
 		return ""
 	}
-	hostBuild, ok := m.BuildByNumber(n.Labels[cluster.LabelWindowsBuild])
-	if !ok || hostBuild.Build == img.Build.Build {
+	hostBuild, ok := m.BuildByNumber(k.n.Labels[cluster.LabelWindowsBuild])
+	if !ok || winsupport.BuildRuns(hostBuild.Build, img.Build.Build, winsupport.ProcessIsolation) {
+		// From Windows Server 2022 on a host runs the previous LTSC's
+		// images too (containerd checkWindowsHostAndContainerCompat).
 		return ""
 	}
-	if hyperV && buildNumber(img.Build.Build) < buildNumber(hostBuild.Build) {
+	if k.hyperV && winsupport.BuildRuns(hostBuild.Build, img.Build.Build, winsupport.HyperVIsolation) {
 		return "" // Hyper-V isolation runs an older image build on a newer host
 	}
 	isolation := "process isolation"
-	if hyperV {
+	if k.hyperV {
 		isolation = "Hyper-V isolation, which cannot run a newer build than the host's"
 	}
 	return fmt.Sprintf("CreateContainerError: container %q: %s (image %s is built for %s, %s; the node runs %s, %s, with %s)",
 		c.Name, osMismatch, c.Image, img.Build.Name, img.Build.Build, hostBuild.Name, hostBuild.Build, isolation)
-}
-
-// buildNumber is the third part of 10.0.NNNNN.
-func buildNumber(b string) int {
-	n := 0
-	fmt.Sscanf(b, "10.0.%d", &n)
-	return n
 }
 
 // kubeletAdmitNamed is the kubelet's admission of a pod that names its

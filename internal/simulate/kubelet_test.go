@@ -1,16 +1,20 @@
 package simulate
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 func TestStartFailure(t *testing.T) {
 	t.Parallel()
 	ws2022 := testNode("win-0", map[string]string{"kubernetes.io/os": "windows", "node.kubernetes.io/windows-build": "10.0.20348"}, nil, "4", "8Gi", 110)
 	ws2019 := testNode("win19-0", map[string]string{"kubernetes.io/os": "windows", "node.kubernetes.io/windows-build": "10.0.17763"}, nil, "4", "8Gi", 110)
+	ws2025 := testNode("win25-0", map[string]string{"kubernetes.io/os": "windows", "node.kubernetes.io/windows-build": "10.0.26100"}, nil, "4", "8Gi", 110)
 	linux := testNode("linux-0", nil, nil, "4", "8Gi", 110)
 	image := func(img string) func(*corev1.PodSpec) {
 		return func(s *corev1.PodSpec) { s.Containers[0].Image = img }
@@ -33,6 +37,8 @@ func TestStartFailure(t *testing.T) {
 		{"Windows image on Linux", image("mcr.microsoft.com/windows/nanoserver:ltsc2022"), nil, linux, false, "ErrImagePull"},
 		{"matching build", image("mcr.microsoft.com/windows/nanoserver:ltsc2022"), nil, ws2022, false, ""},
 		{"older build, process isolation", image("mcr.microsoft.com/windows/servercore:ltsc2019"), nil, ws2022, false, "CreateContainerError: container \"c\": " + osMismatch},
+		{"ltsc2022 on Windows Server 2025 starts", image("mcr.microsoft.com/windows/servercore:ltsc2022"), nil, ws2025, false, ""},
+		{"ltsc2019 on Windows Server 2025 does not", image("mcr.microsoft.com/windows/servercore:ltsc2019"), nil, ws2025, false, osMismatch},
 		{"older build, Hyper-V isolation", image("mcr.microsoft.com/windows/servercore:ltsc2019"), nil, ws2022, true, ""},
 		{"newer build, Hyper-V isolation", image("mcr.microsoft.com/windows/nanoserver:ltsc2022"), nil, ws2019, true, osMismatch},
 		{"HostProcess needs no build match", hostProcess, nil, ws2022, false, ""},
@@ -51,7 +57,7 @@ func TestStartFailure(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			pod := podWith(tt.pod)
 			pod.Labels = tt.labels
-			got := startFailure(pod, tt.node, tt.hyperV, version(36))
+			got := startFailure(pod, tt.node, tt.hyperV, version(36), nil)
 			if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
 				t.Errorf("startFailure = %q, want %q", got, tt.want)
 			}
@@ -108,5 +114,56 @@ spec:
 	}
 	if p := byName["missing-node"]; !p.Pending || p.Message != "" || len(p.Explanation) == 0 {
 		t.Errorf("missing-node: %+v; want pending without a scheduler message", p)
+	}
+}
+
+// fakeImages is an in-memory registry for the kubelet phase.
+type fakeImages map[string]*winsupport.ResolvedImage
+
+func (f fakeImages) Lookup(ref string) (*winsupport.ResolvedImage, error) {
+	if r, ok := f[ref]; ok {
+		return r, nil
+	}
+	return nil, errors.New("MANIFEST_UNKNOWN")
+}
+
+func TestStartFailureFromRegistry(t *testing.T) {
+	t.Parallel()
+	node := func(build string) *corev1.Node {
+		return testNode("n", map[string]string{"kubernetes.io/os": "windows", "node.kubernetes.io/windows-build": build}, nil, "4", "8Gi", 110)
+	}
+	linux := testNode("linux-0", nil, nil, "4", "8Gi", 110)
+	win := func(v string) winsupport.PlatformEntry {
+		return winsupport.PlatformEntry{OS: "windows", Architecture: "amd64", OSVersion: v}
+	}
+	images := fakeImages{
+		"example.com/app:2022": {Ref: "example.com/app:2022", Digest: "sha256:aa", Platforms: []winsupport.PlatformEntry{win("10.0.20348.2461")}},
+		"example.com/app:2019": {Ref: "example.com/app:2019", Digest: "sha256:bb", Platforms: []winsupport.PlatformEntry{win("10.0.17763.5820")}},
+		"example.com/app:multi": {Ref: "example.com/app:multi", Digest: "sha256:cc", Index: true, Platforms: []winsupport.PlatformEntry{
+			{OS: "linux", Architecture: "amd64"}, win("10.0.17763.5820"), win("10.0.20348.2461")}},
+	}
+	for _, tt := range []struct {
+		image  string
+		node   *corev1.Node
+		hyperV bool
+		want   string
+	}{
+		{"example.com/app:2022", node("10.0.26100"), false, ""},
+		{"example.com/app:2022", node("10.0.20348"), false, ""},
+		{"example.com/app:2022", node("10.0.17763"), false, "ErrImagePull: container \"c\": failed to pull image \"example.com/app:2022\": no match for platform in manifest: not found (the registry's manifest sha256:aa lists windows/amd64 10.0.20348.2461; the node runs windows/amd64 10.0.17763 with process isolation)"},
+		{"example.com/app:2019", node("10.0.26100"), false, "no match for platform in manifest: not found"},
+		{"example.com/app:2019", node("10.0.26100"), true, ""},
+		{"example.com/app:multi", node("10.0.26100"), false, ""},
+		{"example.com/app:multi", linux, false, ""},
+		{"example.com/app:2022", linux, false, "the node runs linux/amd64)"},
+		// Not in the registry: judged by the tag (the image-unresolved rule
+		// reports the failure in lint).
+		{"mcr.microsoft.com/windows/servercore:ltsc2019", node("10.0.20348"), false, osMismatch},
+	} {
+		pod := podWith(func(s *corev1.PodSpec) { s.Containers[0].Image = tt.image })
+		got := startFailure(pod, tt.node, tt.hyperV, version(36), images)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("%s on %s (hyperV %v): startFailure = %q, want %q", tt.image, tt.node.Labels["node.kubernetes.io/windows-build"], tt.hyperV, got, tt.want)
+		}
 	}
 }

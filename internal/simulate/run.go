@@ -9,6 +9,7 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/target"
 	"github.com/winkube/winkube/internal/winsupport"
 )
@@ -45,7 +46,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 			rcs[rc.Name] = rc
 		}
 	}
-	r := &runner{m: m, rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets}
+	r := &runner{m: m, images: in.Images, rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets}
 	r.prepare(wls)
 	total := 0
 	for _, wl := range wls {
@@ -75,9 +76,10 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 
 // runner carries one simulation.
 type runner struct {
-	m   winsupport.Model
-	rcs map[string]*nodev1.RuntimeClass
-	s   *scheduler
+	m      winsupport.Model
+	images rule.ImageLookup // the registry's platforms; nil to read tags
+	rcs    map[string]*nodev1.RuntimeClass
+	s      *scheduler
 	// noKubelets keeps pods a kubelet would refuse bound (Input.NoKubelets).
 	noKubelets bool
 	// starts remembers which workloads start on which classes of nodes:
@@ -96,7 +98,7 @@ func (r *runner) startFailure(wl *workload, n *node) string {
 	if ok, seen := r.starts[k]; seen && ok {
 		return ""
 	}
-	msg := startFailure(wl.pod, n.obj, r.hyperV(wl.pod), r.m)
+	msg := startFailure(wl.pod, n.obj, r.hyperV(wl.pod), r.m, r.images)
 	r.starts[k] = msg == ""
 	return msg
 }

@@ -19,10 +19,11 @@ import (
 //	# want "regexp" ["regexp" ...]
 //
 // on a line expects one finding of the rule on that line per regexp, each
-// matching its message. Two header comments choose the context:
+// matching its message. Header comments choose the context:
 //
 //	# cluster: reference | multi-build | ws2019 | untainted | linux-only | ws2025
 //	# kubernetes-version: 1.30
+//	# resolve-images (image platforms from the rules test's in-memory registry, as --resolve-images)
 var (
 	wantRE    = regexp.MustCompile(`#\s*want\s+(".*)$`)
 	quotedRE  = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)

@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/registry"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+type imagesOptions struct {
+	scope
+	registryFlags
+	format  string
+	quiet   bool
+	streams Streams
+}
+
+func newImagesCommand(s Streams) *cobra.Command {
+	o := &imagesOptions{streams: s}
+	cmd := &cobra.Command{
+		Use:   "images [flags] [PATH... | -]",
+		Short: "Show which platform of each image every node pool pulls, or the runtime's error",
+		Long: `Resolve every container image of the manifests (and each pool's sandbox image)
+in its registry and show, for every pool of the cluster, which platform entry
+the node pulls under process and under Hyper-V isolation, as containerd picks
+it: same OS and architecture, a compatible os.version (the exact build before
+Windows Server 2022; from 2022 on, the previous LTSC up to the host's build;
+with Hyper-V, any build up to the host's), the greatest os.version, the win32k
+feature ignored. Where none fits, the runtime's own error is shown.
+
+Exit status: 0 when every image resolved and every pool runs its sandbox
+image, 1 otherwise, 2 for a usage error or a tool failure.`,
+		Example: `  winkube images --cluster cluster.yaml manifests/
+  helm template ./chart | winkube images -o json - | jq '.images[] | select(.error)'
+  winkube images --insecure-registry localhost:5000 --offline app.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.format != "text" && o.format != "json" {
+				return usagef("--output %q: want text or json", o.format)
+			}
+			if err := o.resolve(); err != nil {
+				return err
+			}
+			return o.run(cmd, args)
+		},
+	}
+	f := cmd.Flags()
+	o.addFlags(f)
+	o.addRegistryFlags(f, false)
+	f.StringVarP(&o.format, "output", "o", "text", "output format: text or json")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress or warnings on stderr")
+	return cmd
+}
+
+// imageRow is one image against every pool.
+type imageRow struct {
+	Ref       string                     `json:"ref"`
+	Sandbox   bool                       `json:"sandbox,omitempty"` // a pool's sandbox (pause) image
+	Digest    string                     `json:"digest,omitempty"`
+	Index     bool                       `json:"index,omitempty"`
+	Platforms []winsupport.PlatformEntry `json:"platforms,omitempty"`
+	Error     string                     `json:"error,omitempty"`
+	Hint      string                     `json:"hint,omitempty"`
+	Pools     []poolPull                 `json:"pools,omitempty"`
+}
+
+// poolPull is what a pool's node does with the image.
+type poolPull struct {
+	Pool    string `json:"pool"`
+	OS      string `json:"os"`
+	Build   string `json:"build,omitempty"`
+	Process string `json:"process"`          // the entry pulled, or the runtime's error
+	HyperV  string `json:"hyperv,omitempty"` // Windows pools only
+	OK      bool   `json:"ok"`               // process isolation starts it
+}
+
+func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
+	var refs []string
+	if len(args) > 0 {
+		var err error
+		if refs, err = o.imageRefs(args); err != nil {
+			return err
+		}
+	}
+	res, err := o.resolver(o.streams, o.quiet)
+	if err != nil {
+		return err
+	}
+	sandboxes := map[string]bool{}
+	for _, p := range o.cluster.Pools {
+		sandboxes[p.Sandbox()] = true
+		refs = append(refs, p.Sandbox())
+	}
+	found, failed := res.ResolveAll(cmd.Context(), refs)
+	rows := o.rows(found, failed, sandboxes)
+	if o.format == "json" {
+		err = writeImagesJSON(o.streams.Out, rows)
+	} else {
+		err = writeImagesText(o.streams.Out, rows)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s output: %w", o.format, err)
+	}
+	for _, r := range rows {
+		if r.Error != "" || (r.Sandbox && !sandboxRuns(r)) {
+			return exitError{ExitFindings}
+		}
+	}
+	return nil
+}
+
+// imageRefs reads every container image of the manifests.
+func (o *imagesOptions) imageRefs(args []string) ([]string, error) {
+	ins, inErrs := manifest.Inputs(args, o.streams.In)
+	objs, errs := manifest.ReadAll(ins)
+	failed := false
+	for _, e := range append(inErrs, errs...) {
+		if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
+			continue
+		}
+		fmt.Fprintf(o.streams.Err, "error: %v\n", e)
+		failed = true
+	}
+	if failed {
+		return nil, exitError{ExitError}
+	}
+	var refs []string
+	for _, obj := range objs {
+		if w := obj.Workload(); w != nil {
+			winsupport.VisitContainers(w.Spec, w.SpecPath, func(c *corev1.Container, _ *field.Path) {
+				if c.Image != "" {
+					refs = append(refs, c.Image)
+				}
+			})
+		}
+	}
+	return refs, nil
+}
+
+func (o *imagesOptions) rows(found map[string]*winsupport.ResolvedImage, failed map[string]error, sandboxes map[string]bool) []imageRow {
+	var rows []imageRow
+	for ref, r := range found {
+		row := imageRow{Ref: ref, Sandbox: sandboxes[ref], Digest: r.Digest, Index: r.Index, Platforms: r.Platforms}
+		for _, p := range o.cluster.Pools {
+			if row.Sandbox && p.Sandbox() != ref {
+				continue
+			}
+			row.Pools = append(row.Pools, pull(p, r))
+		}
+		rows = append(rows, row)
+	}
+	for ref, err := range failed {
+		row := imageRow{Ref: ref, Sandbox: sandboxes[ref], Error: err.Error()}
+		if e, ok := err.(*registry.Error); ok {
+			row.Hint = e.ResolveHint()
+		}
+		rows = append(rows, row)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].Sandbox != rows[j].Sandbox {
+			return !rows[i].Sandbox
+		}
+		return rows[i].Ref < rows[j].Ref
+	})
+	return rows
+}
+
+// pull is what a node of the pool pulls, under each isolation.
+func pull(p cluster.Pool, r *winsupport.ResolvedImage) poolPull {
+	host := winsupport.Host{OS: p.OS, Architecture: p.Arch, Build: p.WindowsBuild}
+	out := poolPull{Pool: p.Name, OS: p.OS, Build: p.WindowsBuild}
+	out.Process, out.OK = pickText(host, r, winsupport.ProcessIsolation)
+	if p.OS == "windows" {
+		out.HyperV, _ = pickText(host, r, winsupport.HyperVIsolation)
+	}
+	return out
+}
+
+// pickText names the entry pulled, or the error the runtime prints: the
+// pull fails when no entry fits the node (containerd); under Hyper-V an
+// image whose Windows entries are all newer than the host fails to start
+// (HCS).
+func pickText(h winsupport.Host, r *winsupport.ResolvedImage, iso winsupport.Isolation) (string, bool) {
+	if i, ok := h.Pick(r.Platforms, iso); ok {
+		return r.Platforms[i].String(), true
+	}
+	if iso == winsupport.HyperVIsolation && hasOS(r, "windows") {
+		return "CreateContainerError: " + hcsMismatch, false
+	}
+	return "ErrImagePull: " + winsupport.NoPlatformMatch + ": not found", false
+}
+
+// hcsMismatch is HCS's text for ERROR_CONTAINER_OS_MISMATCH (hcsshim
+// internal/hcs/errors.go, Win32 0xc0370101).
+const hcsMismatch = "The container operating system does not match the host operating system."
+
+func hasOS(r *winsupport.ResolvedImage, os string) bool {
+	for _, p := range r.Platforms {
+		if p.OS == os {
+			return true
+		}
+	}
+	return false
+}
+
+// sandboxRuns reports whether a sandbox image starts on every pool that
+// uses it.
+func sandboxRuns(r imageRow) bool {
+	for _, p := range r.Pools {
+		if !p.OK {
+			return false
+		}
+	}
+	return r.Error == ""
+}
+
+func writeImagesText(w io.Writer, rows []imageRow) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "IMAGE\tPOOL\tPROCESS ISOLATION\tHYPER-V ISOLATION")
+	for _, r := range rows {
+		ref := r.Ref
+		if r.Sandbox {
+			ref += " (sandbox)"
+		}
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%s\t-\terror: %s\t%s\n", ref, r.Error, r.Hint)
+			continue
+		}
+		for _, p := range r.Pools {
+			pool := p.Pool
+			if p.Build != "" {
+				pool += " (" + p.Build + ")"
+			}
+			hv := p.HyperV
+			if hv == "" {
+				hv = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ref, pool, p.Process, hv)
+		}
+	}
+	return tw.Flush()
+}
+
+func writeImagesJSON(w io.Writer, rows []imageRow) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		APIVersion string     `json:"apiVersion"`
+		Kind       string     `json:"kind"`
+		Images     []imageRow `json:"images"`
+	}{"winkube.io/v1alpha1", "ImageReport", rows})
+}
