@@ -61,7 +61,6 @@ spec:
 `, name, sel, image)
 }
 
-
 func TestImagesCommand(t *testing.T) {
 	t.Parallel()
 	refs, _, flags := imagesEnv(t)
