@@ -1,0 +1,91 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/simulate"
+	"github.com/winkube/winkube/internal/target"
+)
+
+// SimulationInput is the simulation of the live cluster: the live nodes,
+// every pod that is bound and not finished already placed on its node
+// (as a pod naming its node), then the pods still waiting for a node in
+// the order they were created, then each Windows workload with no new
+// replicas so --max can say how many more fit.
+func SimulationInput(s *live.Snapshot, f *Facts) simulate.Input {
+	in := simulate.Input{Nodes: s.Nodes, RuntimeClasses: s.RuntimeClasses, Model: f.Model, Replicas: map[string]int32{}}
+	var waiting []*manifest.Object
+	for _, p := range s.Pods {
+		if terminated(p) {
+			continue
+		}
+		o := &manifest.Object{APIVersion: "v1", Kind: "Pod", Namespace: p.Namespace, Name: p.Name, Root: &manifest.Node{}, Typed: p}
+		if p.Spec.NodeName == "" {
+			waiting = append(waiting, o)
+			continue
+		}
+		in.Objects = append(in.Objects, o)
+	}
+	in.Objects = append(in.Objects, waiting...)
+	for _, w := range f.Workloads {
+		if w.Facts.OS != target.Windows || w.Object.Kind == "Pod" || w.Object.Kind == "DaemonSet" {
+			continue
+		}
+		if _, ds := w.Object.Typed.(*appsv1.DaemonSet); ds {
+			continue
+		}
+		ref := w.Object.Kind + "/" + w.Object.Namespace + "/" + w.Object.Name
+		in.Objects = append(in.Objects, w.Object)
+		in.Replicas[ref] = 0
+		in.Max = append(in.Max, ref)
+	}
+	return in
+}
+
+func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owners, res *Result) error {
+	sim, err := simulate.Run(ctx, SimulationInput(s, f))
+	if err != nil {
+		return fmt.Errorf("simulating the live cluster: %w", err)
+	}
+	res.Simulation = sim
+	pods := map[string]*corev1.Pod{}
+	for _, p := range s.Pods {
+		pods["Pod/"+p.Namespace+"/"+p.Name] = p
+	}
+	seen := map[string]bool{}
+	for _, pr := range sim.Pods {
+		p := pods[pr.Workload]
+		if p == nil {
+			continue
+		}
+		top := owners.Top(p)
+		switch {
+		case pr.Pending && pr.Message != "":
+			if key := "p" + top.Ref(); !seen[key] {
+				seen[key] = true
+				res.Findings = append(res.Findings, rule.Finding{Rule: WorkloadPending.ID, Severity: WorkloadPending.Severity, Object: top,
+					Message: fmt.Sprintf("pod %s cannot be scheduled: %s", p.Name, pr.Message), Hint: strings.Join(pr.Explanation, "; ")})
+			}
+		case pr.StartFailure != "" && p.Status.Phase == corev1.PodPending:
+			if key := "s" + top.Ref(); !seen[key] {
+				seen[key] = true
+				res.Findings = append(res.Findings, rule.Finding{Rule: WorkloadStartFailure.ID, Severity: WorkloadStartFailure.Severity, Object: top,
+					Message: fmt.Sprintf("pod %s on node %s: %s", p.Name, pr.Node, pr.StartFailure)})
+			}
+		}
+	}
+	for _, w := range sim.Workloads {
+		if w.MoreFit != nil {
+			res.Headroom = append(res.Headroom, Headroom{Workload: w.Workload, MoreFit: *w.MoreFit})
+		}
+	}
+	return nil
+}
