@@ -30,7 +30,6 @@ func HTML(w io.Writer, res *Result, tool string) error {
 	return page.Execute(w, map[string]any{"R": res, "Tool": tool, "Rows": rows, "Counts": c, "Error": rule.Error.String()})
 }
 
-
 var page = template.Must(template.New("audit").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>winkube audit</title>

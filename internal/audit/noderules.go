@@ -324,5 +324,3 @@ var windowsNodeNotReady = &NodeRule{
 		}
 	},
 }
-
-

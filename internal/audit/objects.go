@@ -168,4 +168,3 @@ func Object(apiVersion, kind string, v any) (*manifest.Object, error) {
 	}
 	return objs[0], nil
 }
-

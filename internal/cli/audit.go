@@ -152,4 +152,3 @@ func (o *auditOptions) write(format, dest string, res *audit.Result) error {
 	}
 	return nil
 }
-

@@ -27,7 +27,9 @@ type Command struct {
 
 func kubectl(line string) Command { return Command{Shell: "kubectl", Line: line} }
 
-func onNode(line string) Command { return Command{Shell: "powershell", Where: "on the node", Line: line} }
+func onNode(line string) Command {
+	return Command{Shell: "powershell", Where: "on the node", Line: line}
+}
 
 // Causes returns the catalogue, in the order causes are tried.
 func Causes() []*Cause {

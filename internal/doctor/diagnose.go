@@ -230,4 +230,3 @@ func fill(lines []string, c *podCtx) []string {
 	}
 	return out
 }
-
