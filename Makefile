@@ -3,7 +3,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: all controlplane chromium test docs bench
+.PHONY: all controlplane chromium test test-unit docs bench
 
 all: test
 
@@ -16,10 +16,15 @@ controlplane:
 chromium:
 	bash hack/ensure-chromium.sh
 
-# Every test: unit, fixtures, fuzz seeds, the real-corpus golden, the
-# fidelity test and the webhook end-to-end test against the real control plane.
+# Every test: unit, fixtures, fuzz seeds, the real-corpus golden, and under
+# test/ the fidelity test and the end-to-end tests against the real control
+# plane and headless Chromium.
 test: controlplane chromium
 	$(GO) test -timeout 60m ./...
+
+# The product's own tests: no server, no browser.
+test-unit:
+	$(GO) test ./internal/... ./cmd/...
 
 # Regenerate docs/rules.md, docs/cli.md and docs/support-matrix.md.
 docs:

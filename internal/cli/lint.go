@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/engine"
-	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/rule"
 )
@@ -91,17 +90,11 @@ func (o *lintOptions) validate() error {
 }
 
 func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
-	ins, inErrs := manifest.Inputs(args, o.streams.In)
-	res, err := engine.Run(cmd.Context(), ins, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers})
+	res, err := engine.RunPaths(cmd.Context(), args, o.streams.In, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers})
 	if err != nil {
 		return err
 	}
-	// Paths that could not be read are load errors like any other.
-	var pre []rule.Finding
-	for _, e := range inErrs {
-		pre = append(pre, rule.Finding{Rule: engine.LoadErrorID, Severity: rule.Error, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line})
-	}
-	rep := &report.Report{Findings: append(pre, res.Findings...), Rules: o.enabled, Files: res.Files, Objects: res.Objects, Tool: Version}
+	rep := &report.Report{Findings: res.Findings, Rules: o.enabled, Files: res.Files, Objects: res.Objects, Tool: Version}
 	for i, format := range o.formats {
 		dest := "-"
 		if i < len(o.outputs) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report/simreport"
 	"github.com/winkube/winkube/internal/simulate"
 )
 
@@ -114,12 +116,12 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	w := o.streams.Out
 	switch o.format {
 	case "json":
-		err = simulate.WriteJSON(w, res)
+		err = simreport.WriteJSON(w, res)
 	case "html":
-		err = simulate.WriteHTML(w, res)
+		err = simreport.WriteHTML(w, res)
 	default:
 		color := o.color == "always" || (o.color == "auto" && o.streams.OutIsTerminal && os.Getenv("NO_COLOR") == "")
-		err = simulate.WriteText(w, res, simulate.TextOptions{Color: color})
+		err = simreport.WriteText(w, res, simreport.TextOptions{Color: color})
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s output: %w", o.format, err)
@@ -139,7 +141,7 @@ func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
 	errs = append(inErrs, errs...)
 	failed := false
 	for _, e := range errs {
-		if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
+		if errors.Is(e, manifest.ErrNotObject) {
 			if !o.quiet {
 				fmt.Fprintf(o.streams.Err, "warning: %v\n", e)
 			}

@@ -31,7 +31,7 @@ type file struct {
 func Load(path string) (*Cluster, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading cluster %s: %w", path, err)
+		return nil, manifest.ReadError(path, err)
 	}
 	ins, inErrs := manifest.Inputs([]string{path}, nil)
 	if len(inErrs) > 0 {
@@ -62,26 +62,18 @@ func loadCompact(path string, data []byte, objs []*manifest.Object) (*Cluster, e
 			Hint: "put the node pools of one cluster in a single Cluster document"}
 	}
 	var f file
-	if err := manifest.DecodeStrict(path, data, &f); err != nil {
+	err := manifest.DecodeFile(path, data, &f, func() []manifest.Problem {
+		var ps []manifest.Problem
+		if f.APIVersion != APIVersion {
+			ps = append(ps, manifest.Problemf("apiVersion", "must be %s, got %q", APIVersion, f.APIVersion))
+		}
+		if f.Kind != Kind {
+			ps = append(ps, manifest.Problemf("kind", "must be %s, got %q", Kind, f.Kind))
+		}
+		return append(ps, f.Cluster.Problems()...)
+	})
+	if err != nil {
 		return nil, err
-	}
-	var errs []error
-	obj := objs[0]
-	at := func(p string, format string, args ...any) {
-		line, col := obj.Locate(p)
-		errs = append(errs, &manifest.Error{File: path, Line: line, Column: col, Msg: p + ": " + fmt.Sprintf(format, args...)})
-	}
-	if f.APIVersion != APIVersion {
-		at("apiVersion", "must be %s, got %q", APIVersion, f.APIVersion)
-	}
-	if f.Kind != Kind {
-		at("kind", "must be %s, got %q", Kind, f.Kind)
-	}
-	for _, fe := range f.Cluster.problems() {
-		at(fe.path, "%s", fe.msg)
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
 	}
 	c := f.Cluster
 	return &c, nil

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
 	"strings"
@@ -43,7 +45,23 @@ type Result struct {
 
 // Run checks every document of the inputs.
 func Run(ctx context.Context, inputs []manifest.Input, opts Options) (*Result, error) {
+	return runInputs(ctx, inputs, nil, opts)
+}
+
+// RunPaths resolves command-line arguments (files, folders, - for stdin)
+// and checks every document found. A path that cannot be read is an input
+// problem like any other: a load-error finding at load-error's configured
+// severity (none when it is disabled), ahead of the inputs' findings.
+func RunPaths(ctx context.Context, args []string, stdin io.Reader, opts Options) (*Result, error) {
+	ins, errs := manifest.Inputs(args, stdin)
+	return runInputs(ctx, ins, errs, opts)
+}
+
+func runInputs(ctx context.Context, inputs []manifest.Input, pathErrs []*manifest.Error, opts Options) (*Result, error) {
 	r := newRun(opts)
+	for _, e := range pathErrs {
+		r.loadError(-1, e)
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -166,12 +184,15 @@ func (r *run) document(j job) {
 	}
 }
 
+// loadError turns an input problem into a load-error finding: the only
+// place that does. YAML that is not a Kubernetes object is at most a
+// warning.
 func (r *run) loadError(seq int, e *manifest.Error) {
 	if r.loadRule == nil {
 		return
 	}
 	f := rule.Finding{Rule: LoadErrorID, Severity: r.loadRule.Severity, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
-	if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
+	if errors.Is(e, manifest.ErrNotObject) {
 		f.Severity = min(f.Severity, rule.Warning)
 	}
 	r.mu.Lock()
@@ -232,12 +253,17 @@ func (r *run) runtimeClass(name string) *nodev1.RuntimeClass {
 	return r.rcs[name]
 }
 
-func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Finding {
+// facts derives the workload's target facts, with its RuntimeClass if known.
+func (r *run) facts(w *manifest.Workload) target.Facts {
 	var rc *nodev1.RuntimeClass
 	if w.Spec.RuntimeClassName != nil {
 		rc = r.runtimeClass(*w.Spec.RuntimeClassName)
 	}
-	facts := target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: r.opts.Cluster, Model: r.opts.Model})
+	return target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: r.opts.Cluster, Model: r.opts.Model})
+}
+
+func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Finding {
+	facts := r.facts(w)
 	var out []rule.Finding
 	emit := func(f rule.Finding) { out = append(out, f) }
 	for _, ru := range r.workload {

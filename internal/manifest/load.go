@@ -34,7 +34,7 @@ func Inputs(args []string, stdin io.Reader) ([]Input, []*Error) {
 		}
 		info, err := os.Stat(arg)
 		if err != nil {
-			errs = append(errs, &Error{File: arg, Msg: "cannot read: " + pathError(err), Hint: "check the path; use - to read from stdin"})
+			errs = append(errs, &Error{File: arg, Msg: "cannot read: " + pathError(err), Hint: "check the path; use - to read from stdin", Class: ErrRead, Err: err})
 			continue
 		}
 		if !info.IsDir() {
@@ -44,7 +44,7 @@ func Inputs(args []string, stdin io.Reader) ([]Input, []*Error) {
 		found := 0
 		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				errs = append(errs, &Error{File: p, Msg: "cannot read: " + pathError(err)})
+				errs = append(errs, &Error{File: p, Msg: "cannot read: " + pathError(err), Class: ErrRead, Err: err})
 				return nil
 			}
 			if d.IsDir() {
@@ -61,10 +61,10 @@ func Inputs(args []string, stdin io.Reader) ([]Input, []*Error) {
 			return nil
 		})
 		if err != nil {
-			errs = append(errs, &Error{File: arg, Msg: err.Error()})
+			errs = append(errs, &Error{File: arg, Msg: err.Error(), Class: ErrRead, Err: err})
 		}
 		if found == 0 {
-			errs = append(errs, &Error{File: arg, Msg: "folder holds no *.yaml, *.yml or *.json files", Hint: "point winkube at the manifests, or pipe rendered output: kustomize build . | winkube lint -"})
+			errs = append(errs, &Error{File: arg, Msg: "folder holds no *.yaml, *.yml or *.json files", Hint: "point winkube at the manifests, or pipe rendered output: kustomize build . | winkube lint -", Class: ErrRead})
 		}
 	}
 	return ins, errs
@@ -106,7 +106,7 @@ func ReadAll(ins []Input) ([]*Object, []*Error) {
 func Each(in Input, fn func(Document)) *Error {
 	r, err := in.Open()
 	if err != nil {
-		return &Error{File: in.Name, Msg: "cannot read: " + pathError(err)}
+		return &Error{File: in.Name, Msg: "cannot read: " + pathError(err), Class: ErrRead, Err: err}
 	}
 	defer r.Close()
 	s := NewSplitter(in.Name, r, in.JSON)
@@ -121,7 +121,7 @@ func Each(in Input, fn func(Document)) *Error {
 			if errors.As(err, &e) {
 				return e
 			}
-			return &Error{File: in.Name, Msg: fmt.Sprint(err)}
+			return &Error{File: in.Name, Msg: fmt.Sprint(err), Class: ErrRead, Err: err}
 		}
 		fn(doc)
 	}

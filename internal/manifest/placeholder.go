@@ -47,7 +47,7 @@ func placeholders(file string, root *Node) []*Error {
 					ph = true
 					errs = append(errs, &Error{File: file, Line: n.Line, Column: n.Column,
 						Msg:  fmt.Sprintf("%s: placeholder %q was never filled in", key, m),
-						Hint: "substitute the real value (envsubst, your pipeline's token replacement) before linting"})
+						Hint: "substitute the real value (envsubst, your pipeline's token replacement) before linting", Class: ErrPlaceholder})
 				}
 			}
 		}
@@ -91,7 +91,7 @@ func helmTemplate(doc Document) *Error {
 	}
 	return &Error{File: doc.File, Line: line, Column: col,
 		Msg:  fmt.Sprintf("unrendered Helm template expression %q", clip(expr)),
-		Hint: "render it first: helm template ./chart | winkube lint -"}
+		Hint: "render it first: helm template ./chart | winkube lint -", Class: ErrTemplate}
 }
 
 // isHelmExpr spots Go template actions that reference chart data. Plain

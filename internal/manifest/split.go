@@ -115,7 +115,7 @@ func (s *Splitter) next() (Document, error) {
 				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 			}
 			if i := bytes.IndexByte(line, 0); i >= 0 {
-				return doc, &Error{File: s.file, Line: s.line, Column: i + 1, Msg: "binary content (NUL byte)", Hint: "winkube reads YAML and JSON text files; remove binary files from the input"}
+				return doc, &Error{File: s.file, Line: s.line, Column: i + 1, Msg: "binary content (NUL byte)", Hint: "winkube reads YAML and JSON text files; remove binary files from the input", Class: ErrBinary}
 			}
 			if !s.json && isSeparator(line) {
 				// "--- {a: 1}" or "--- |": the rest of the line belongs to
@@ -142,7 +142,7 @@ func (s *Splitter) next() (Document, error) {
 			return s.finish(doc, buf), nil
 		}
 		if err != nil {
-			return doc, &Error{File: s.file, Line: s.line, Msg: fmt.Sprintf("reading: %v", err), Hint: "check that the file is readable"}
+			return doc, &Error{File: s.file, Line: s.line, Msg: fmt.Sprintf("reading: %v", err), Hint: "check that the file is readable", Class: ErrRead, Err: err}
 		}
 	}
 }
@@ -181,7 +181,7 @@ func (s *Splitter) tooLarge(line int) *Error {
 	if s.limit < 1<<20 {
 		size = fmt.Sprintf("%d bytes", s.limit)
 	}
-	return &Error{File: s.file, Line: line, Msg: "document is larger than " + size, Hint: "split it into smaller documents"}
+	return &Error{File: s.file, Line: line, Msg: "document is larger than " + size, Hint: "split it into smaller documents", Class: ErrTooLarge}
 }
 
 func isSeparator(line []byte) bool {
