@@ -170,6 +170,9 @@ func diagnose(c *podCtx, owner string, lint []rule.Finding) []Diagnosis {
 			}
 			d.Evidence = append(d.Evidence, Evidence{Source: "node", Message: fmt.Sprintf("node %s runs Windows build %s (kernel %s, %s)", c.node.Name, d.NodeBuild, c.node.Status.NodeInfo.KernelVersion, c.node.Status.NodeInfo.ContainerRuntimeVersion)})
 		}
+		if v := simVerdict(c.sim); v != nil && !hasSource(d.Evidence, "simulate") {
+			d.Evidence = append(d.Evidence, *v)
+		}
 		for _, f := range lint {
 			d.Evidence = append(d.Evidence, Evidence{Source: "lint", Reason: f.Rule, Message: f.Message})
 		}
@@ -229,4 +232,28 @@ func fill(lines []string, c *podCtx) []string {
 		out[i] = r.Replace(l)
 	}
 	return out
+}
+
+// simVerdict is what winkube simulate predicts for the pod on the live
+// nodes, when it predicts trouble.
+func simVerdict(r *simulate.PodResult) *Evidence {
+	switch {
+	case r == nil:
+		return nil
+	case r.Pending && r.Message != "":
+		e := simEvidence(r)
+		return &e
+	case r.StartFailure != "":
+		return &Evidence{Source: "simulate", Message: "on node " + r.Node + ": " + r.StartFailure}
+	}
+	return nil
+}
+
+func hasSource(ev []Evidence, source string) bool {
+	for _, e := range ev {
+		if e.Source == source {
+			return true
+		}
+	}
+	return false
 }

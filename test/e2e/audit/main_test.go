@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 	// RBAC instead of the harness's AlwaysAllow, so the ClusterRole is
 	// what decides; no scheduler: the scenario binds pods and writes the
 	// scheduler's events itself, so nothing moves under the tests.
-	cp, err = controlplane.Start(ctx, controlplane.Options{NoScheduler: true, ExtraAPIServerFlags: []string{"--authorization-mode=RBAC"}})
+	cp, err = controlplane.Start(ctx, controlplane.Options{NoScheduler: true, AuthorizationMode: "RBAC"})
 	if err == nil {
 		err = build(ctx, cp)
 	}
