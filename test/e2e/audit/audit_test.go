@@ -23,7 +23,8 @@ type auditJSON struct {
 		} `json:"object"`
 	} `json:"findings"`
 	Areas []struct {
-		Name, Status string
+		Name   string `json:"name"`
+		Status string `json:"status"`
 	} `json:"areas"`
 	Simulation *struct {
 		Headroom []struct {
