@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/audit"
-	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/live/fetch"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/rule"
 )
@@ -102,7 +102,7 @@ func (o *auditOptions) validate() error {
 
 func (o *auditOptions) run(cmd *cobra.Command) error {
 	o.opts.Progress = progress(o.streams, o.quiet)
-	snap, err := live.Read(cmd.Context(), o.opts)
+	snap, err := fetch.Read(cmd.Context(), o.opts)
 	endProgress(o.streams, o.opts.Progress)
 	if err != nil {
 		return err

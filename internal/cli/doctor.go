@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/doctor"
-	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/live/fetch"
 )
 
 type doctorOptions struct {
@@ -76,7 +76,7 @@ func (o *doctorOptions) validate(args []string) error {
 
 func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	o.opts.Progress = progress(o.streams, o.quiet)
-	snap, err := live.Read(cmd.Context(), o.opts)
+	snap, err := fetch.Read(cmd.Context(), o.opts)
 	endProgress(o.streams, o.opts.Progress)
 	if err != nil {
 		return err

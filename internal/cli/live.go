@@ -6,12 +6,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/live/fetch"
 )
 
 // liveFlags are kubectl's connection flags, shared by audit and doctor.
 type liveFlags struct {
-	opts live.Options
+	opts fetch.Options
 }
 
 func (l *liveFlags) addFlags(f *pflag.FlagSet) {
@@ -19,8 +19,8 @@ func (l *liveFlags) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&l.opts.Context, "context", "", "kubeconfig context to use")
 	f.StringVarP(&l.opts.Namespace, "namespace", "n", "", "read only this namespace")
 	f.BoolVarP(&l.opts.AllNamespaces, "all-namespaces", "A", false, "read every namespace")
-	f.Float32Var(&l.opts.QPS, "qps", live.DefaultQPS, "API requests per second (client-go's default is 5)")
-	f.IntVar(&l.opts.Burst, "burst", live.DefaultBurst, "API request burst (client-go's default is 10)")
+	f.Float32Var(&l.opts.QPS, "qps", fetch.DefaultQPS, "API requests per second (client-go's default is 5)")
+	f.IntVar(&l.opts.Burst, "burst", fetch.DefaultBurst, "API request burst (client-go's default is 10)")
 }
 
 func (l *liveFlags) validate() error {

@@ -1,4 +1,4 @@
-package live
+package fetch
 
 import (
 	"context"
@@ -14,10 +14,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/winkube/winkube/internal/live"
 )
 
 // Read resolves the config and reads the cluster.
-func Read(ctx context.Context, o Options) (*Snapshot, error) {
+func Read(ctx context.Context, o Options) (*live.Snapshot, error) {
 	cfg, ns, err := Config(o)
 	if err != nil {
 		return nil, err
@@ -31,7 +33,7 @@ func Read(ctx context.Context, o Options) (*Snapshot, error) {
 
 // ReadWith reads the cluster through cs; ns is the namespace of the
 // namespaced kinds, "" for all.
-func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options) (*Snapshot, error) {
+func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options) (*live.Snapshot, error) {
 	if o.PageSize <= 0 {
 		o.PageSize = DefaultPageSize
 	}
@@ -39,7 +41,7 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 	if err != nil {
 		return nil, fmt.Errorf("reading the server version: %w", err)
 	}
-	s := &Snapshot{Server: v.GitVersion, Namespace: ns}
+	s := &live.Snapshot{Server: v.GitVersion, Namespace: ns}
 	r := &reader{s: s, ns: ns, limit: o.PageSize, progress: o.Progress}
 	core, apps, batch := cs.CoreV1(), cs.AppsV1(), cs.BatchV1()
 	tasks := []func(context.Context) error{
@@ -103,7 +105,7 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 
 // reader carries what the parallel lists share.
 type reader struct {
-	s        *Snapshot
+	s        *live.Snapshot
 	ns       string
 	limit    int64
 	progress func(string)
@@ -113,7 +115,7 @@ type reader struct {
 func (r *reader) deny(group, resource, ns string, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.s.Denied = append(r.s.Denied, Denied{Group: group, Resource: resource, Namespace: ns, Err: err.Error()})
+	r.s.Denied = append(r.s.Denied, live.Denied{Group: group, Resource: resource, Namespace: ns, Err: err.Error()})
 }
 
 func (r *reader) report(resource string, n int) {

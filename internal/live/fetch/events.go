@@ -1,4 +1,4 @@
-package live
+package fetch
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/winkube/winkube/internal/live"
 )
 
 // events reads the events through events.k8s.io/v1 and, when that API is
@@ -17,12 +19,12 @@ import (
 // stored events (whichever API a kubelet wrote them with), so reading
 // both would list every event twice.
 func (r *reader) events(ctx context.Context, cs kubernetes.Interface) error {
-	evs, err := pages(ctx, r, func(ctx context.Context, o metav1.ListOptions) ([]Event, string, error) {
+	evs, err := pages(ctx, r, func(ctx context.Context, o metav1.ListOptions) ([]live.Event, string, error) {
 		l, err := cs.EventsV1().Events(r.ns).List(ctx, o)
 		if err != nil {
 			return nil, "", err
 		}
-		out := make([]Event, len(l.Items))
+		out := make([]live.Event, len(l.Items))
 		for i := range l.Items {
 			out[i] = fromEventsV1(&l.Items[i])
 		}
@@ -37,12 +39,12 @@ func (r *reader) events(ctx context.Context, cs kubernetes.Interface) error {
 		return fmt.Errorf("listing events.k8s.io/v1 events: %w", err)
 	}
 	newer := err
-	evs, err = pages(ctx, r, func(ctx context.Context, o metav1.ListOptions) ([]Event, string, error) {
+	evs, err = pages(ctx, r, func(ctx context.Context, o metav1.ListOptions) ([]live.Event, string, error) {
 		l, err := cs.CoreV1().Events(r.ns).List(ctx, o)
 		if err != nil {
 			return nil, "", err
 		}
-		out := make([]Event, len(l.Items))
+		out := make([]live.Event, len(l.Items))
 		for i := range l.Items {
 			out[i] = fromCoreV1(&l.Items[i])
 		}
@@ -61,8 +63,8 @@ func (r *reader) events(ctx context.Context, cs kubernetes.Interface) error {
 	return fmt.Errorf("listing core/v1 events: %w", err)
 }
 
-func pages(ctx context.Context, r *reader, fetch func(context.Context, metav1.ListOptions) ([]Event, string, error)) ([]Event, error) {
-	var out []Event
+func pages(ctx context.Context, r *reader, fetch func(context.Context, metav1.ListOptions) ([]live.Event, string, error)) ([]live.Event, error) {
+	var out []live.Event
 	opts := metav1.ListOptions{Limit: r.limit}
 	for {
 		evs, cont, err := fetch(ctx, opts)
@@ -76,8 +78,8 @@ func pages(ctx context.Context, r *reader, fetch func(context.Context, metav1.Li
 	}
 }
 
-func fromCoreV1(e *corev1.Event) Event {
-	ev := Event{Object: e.InvolvedObject, Type: e.Type, Reason: e.Reason, Message: e.Message, Count: e.Count,
+func fromCoreV1(e *corev1.Event) live.Event {
+	ev := live.Event{Object: e.InvolvedObject, Type: e.Type, Reason: e.Reason, Message: e.Message, Count: e.Count,
 		First: e.FirstTimestamp.Time, Last: e.LastTimestamp.Time, API: "core/v1"}
 	if e.Series != nil {
 		ev.Count = e.Series.Count
@@ -96,8 +98,8 @@ func fromCoreV1(e *corev1.Event) Event {
 	return ev
 }
 
-func fromEventsV1(e *eventsv1.Event) Event {
-	ev := Event{Object: e.Regarding, Type: e.Type, Reason: e.Reason, Message: e.Note, Count: 1,
+func fromEventsV1(e *eventsv1.Event) live.Event {
+	ev := live.Event{Object: e.Regarding, Type: e.Type, Reason: e.Reason, Message: e.Note, Count: 1,
 		First: e.EventTime.Time, Last: e.EventTime.Time, API: "events.k8s.io/v1"}
 	if ev.First.IsZero() {
 		ev.First, ev.Last = e.DeprecatedFirstTimestamp.Time, e.DeprecatedLastTimestamp.Time
