@@ -36,7 +36,8 @@ type Snapshot struct {
 	// Denied lists the kinds the credentials may not list.
 	Denied []Denied
 
-	byUID map[types.UID][]int
+	byUID  map[types.UID][]int
+	byName map[string]*corev1.Node
 }
 
 // Event is an event in the form both event APIs share: core/v1 Events
@@ -101,12 +102,14 @@ func (s *Snapshot) eventIndex() map[types.UID][]int {
 	return s.byUID
 }
 
-// Node returns the node named name, or nil.
+// Node returns the node named name, or nil. The index is built on first
+// use: a snapshot is not changed once read.
 func (s *Snapshot) Node(name string) *corev1.Node {
-	for _, n := range s.Nodes {
-		if n.Name == name {
-			return n
+	if s.byName == nil {
+		s.byName = make(map[string]*corev1.Node, len(s.Nodes))
+		for _, n := range s.Nodes {
+			s.byName[n.Name] = n
 		}
 	}
-	return nil
+	return s.byName[name]
 }
