@@ -18,9 +18,10 @@ import (
 // SimulationInput is the simulation of the live cluster: the live nodes,
 // every pod that is bound and not finished already placed on its node
 // (as a pod naming its node), then the pods still waiting for a node in
-// the order they were created, then each Windows workload with no new
-// replicas so --max can say how many more fit.
-func SimulationInput(s *live.Snapshot, f *Facts) simulate.Input {
+// the order they were created, then, when headroom is asked for, each
+// Windows workload with no new replicas so --max can say how many more
+// fit.
+func SimulationInput(s *live.Snapshot, f *Facts, headroom bool) simulate.Input {
 	in := simulate.Input{Nodes: s.Nodes, RuntimeClasses: s.RuntimeClasses, Model: f.Model, Replicas: map[string]int32{}}
 	var waiting []*manifest.Object
 	for _, p := range s.Pods {
@@ -35,6 +36,9 @@ func SimulationInput(s *live.Snapshot, f *Facts) simulate.Input {
 		in.Objects = append(in.Objects, o)
 	}
 	in.Objects = append(in.Objects, waiting...)
+	if !headroom {
+		return in
+	}
 	for _, w := range f.Workloads {
 		if w.Facts.OS != target.Windows || w.Object.Kind == "Pod" || w.Object.Kind == "DaemonSet" {
 			continue
@@ -51,7 +55,7 @@ func SimulationInput(s *live.Snapshot, f *Facts) simulate.Input {
 }
 
 func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owners, res *Result) error {
-	sim, err := simulate.Run(ctx, SimulationInput(s, f))
+	sim, err := simulate.Run(ctx, SimulationInput(s, f, true))
 	if err != nil {
 		return fmt.Errorf("simulating the live cluster: %w", err)
 	}

@@ -117,7 +117,7 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 	}
 	sims := map[string]*simulate.PodResult{}
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
-		res, err := simulate.Run(ctx, audit.SimulationInput(s, audit.Derive(s, m, tops)))
+		res, err := simulate.Run(ctx, audit.SimulationInput(s, audit.Derive(s, m, tops), false))
 		if err != nil {
 			return nil, fmt.Errorf("simulating the live cluster: %w", err)
 		}
