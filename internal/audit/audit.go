@@ -47,6 +47,9 @@ type Result struct {
 type Headroom struct {
 	Workload string `json:"workload"`
 	MoreFit  int    `json:"moreFit"`
+	// SameAs names the workload of the same shape (scheduling
+	// constraints, requests, ports, images) whose answer this is.
+	SameAs string `json:"sameAs,omitempty"`
 }
 
 // ModelFor returns the support model of the server's Kubernetes version,

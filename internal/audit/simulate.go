@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/live"
@@ -39,15 +38,12 @@ func SimulationInput(s *live.Snapshot, f *Facts, headroom bool) simulate.Input {
 	if !headroom {
 		return in
 	}
-	for _, w := range f.Workloads {
-		if w.Facts.OS != target.Windows || w.Object.Kind == "Pod" || w.Object.Kind == "DaemonSet" {
+	for _, w := range headroomWorkloads(f) {
+		if !w.rep {
 			continue
 		}
-		if _, ds := w.Object.Typed.(*appsv1.DaemonSet); ds {
-			continue
-		}
-		ref := w.Object.Kind + "/" + w.Object.Namespace + "/" + w.Object.Name
-		in.Objects = append(in.Objects, w.Object)
+		ref := w.ref
+		in.Objects = append(in.Objects, w.obj)
 		in.Replicas[ref] = 0
 		in.Max = append(in.Max, ref)
 	}
@@ -86,10 +82,56 @@ func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owner
 			}
 		}
 	}
+	fit := map[string]int{}
 	for _, w := range sim.Workloads {
 		if w.MoreFit != nil {
-			res.Headroom = append(res.Headroom, Headroom{Workload: w.Workload, MoreFit: *w.MoreFit})
+			fit[w.Workload] = *w.MoreFit
+		}
+	}
+	for _, w := range headroomWorkloads(f) {
+		if n, ok := fit[w.repRef]; ok {
+			h := Headroom{Workload: w.ref, MoreFit: n}
+			if !w.rep {
+				h.SameAs = w.repRef
+			}
+			res.Headroom = append(res.Headroom, h)
 		}
 	}
 	return nil
+}
+
+// headroomWorkload is a Windows workload --max is answered for; only the
+// first workload of each shape (rep) is simulated.
+type headroomWorkload struct {
+	obj         *manifest.Object
+	ref, repRef string
+	rep         bool
+}
+
+// headroomWorkloads lists the Windows workloads that can take more
+// replicas (not bare pods, not DaemonSets), with the representative of
+// each shape.
+func headroomWorkloads(f *Facts) []headroomWorkload {
+	var out []headroomWorkload
+	reps := map[string]string{}
+	for _, w := range f.Workloads {
+		if w.Facts.OS != target.Windows || w.Object.Kind == "Pod" || w.Object.Kind == "DaemonSet" {
+			continue
+		}
+		mw := w.Object.Workload()
+		if mw == nil {
+			continue
+		}
+		ref := w.Object.Kind + "/" + w.Object.Namespace + "/" + w.Object.Name
+		hw := headroomWorkload{obj: w.Object, ref: ref, repRef: ref, rep: true}
+		if key := shapeKey(mw.Spec); key != "" {
+			if r, ok := reps[key]; ok {
+				hw.repRef, hw.rep = r, false
+			} else {
+				reps[key] = ref
+			}
+		}
+		out = append(out, hw)
+	}
+	return out
 }

@@ -75,6 +75,7 @@ func (o *doctorOptions) validate(args []string) error {
 }
 
 func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
+	limitMemory()
 	o.opts.Progress = progress(o.streams, o.quiet)
 	snap, err := fetch.Read(cmd.Context(), o.opts)
 	endProgress(o.streams, o.opts.Progress)
