@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -90,6 +92,11 @@ same rules at admission.`,
 		SilenceErrors: true,
 		Version:       Version,
 	}
+	// Installed as kubectl-winkube, the binary is a kubectl plugin: help
+	// and examples read "kubectl winkube ...".
+	if strings.HasPrefix(filepath.Base(os.Args[0]), "kubectl-") {
+		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl winkube"}
+	}
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
@@ -101,6 +108,8 @@ same rules at admission.`,
 		newSimulateCommand(s),
 		newWebhookCommand(s),
 		newImagesCommand(s),
+		newAuditCommand(s),
+		newDoctorCommand(s),
 	)
 	return root
 }

@@ -25,6 +25,7 @@ func Pages() []Page {
 		{"rules.md", func(w io.Writer) error { return Rules(w, rules.Suite()) }},
 		{"cli.md", func(w io.Writer) error { return CLI(w, cli.Tree()) }},
 		{"support-matrix.md", SupportMatrix},
+		{"audit.md", Audit},
 	}
 }
 

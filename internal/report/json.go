@@ -70,6 +70,16 @@ func JSON(w io.Writer, r *Report) error {
 	return enc.Encode(out)
 }
 
+// FindingsJSON returns findings in the JSON report's form, for reports
+// that embed lint's finding shape (audit).
+func FindingsJSON(fs []rule.Finding) any {
+	out := make([]jsonFinding, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, toJSON(f))
+	}
+	return out
+}
+
 func toJSON(f rule.Finding) jsonFinding {
 	j := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Hint: f.Hint, FieldPath: f.Path,
 		File: f.File, Line: f.Line, Column: f.Column, Suppressed: f.Suppressed}

@@ -35,6 +35,10 @@ func Text(w io.Writer, r *Report, opts Options) error {
 
 func position(f rule.Finding) string {
 	switch {
+	case f.File == "" && f.Object != nil && f.Path != "":
+		return f.Object.Ref() + ":" + f.Path // a live object: a logical location
+	case f.File == "" && f.Object != nil:
+		return f.Object.Ref()
 	case f.Line > 0 && f.Column > 0:
 		return fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
 	case f.Line > 0:

@@ -3,6 +3,7 @@ package controlplane
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -43,6 +44,12 @@ type Options struct {
 	// scalar flag the later value wins; list flags such as
 	// --disable-admission-plugins accumulate.
 	ExtraAPIServerFlags []string
+
+	// AuthorizationMode is kube-apiserver's --authorization-mode (a list
+	// flag, so ExtraAPIServerFlags cannot replace it); default
+	// AlwaysAllow. "RBAC" makes tests see what a role allows; the admin
+	// token is in system:masters either way.
+	AuthorizationMode string
 
 	// NoScheduler starts only etcd and kube-apiserver.
 	NoScheduler bool
@@ -219,7 +226,7 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 		"--tls-cert-file=" + filepath.Join(dir, "apiserver.crt"),
 		"--tls-private-key-file=" + filepath.Join(dir, "apiserver.key"),
 		"--token-auth-file=" + filepath.Join(dir, "tokens.csv"),
-		"--authorization-mode=AlwaysAllow",
+		"--authorization-mode=" + cmp.Or(opts.AuthorizationMode, "AlwaysAllow"),
 		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 		"--service-account-key-file=" + filepath.Join(dir, "sa.pub"),
 		"--service-account-signing-key-file=" + filepath.Join(dir, "sa.key"),

@@ -1,0 +1,69 @@
+package audit
+
+import (
+	"github.com/winkube/winkube/internal/rule"
+)
+
+// Area is the readiness of one part of the cluster.
+type Area struct {
+	Name     string `json:"name"`
+	Status   string `json:"status"` // ready, at-risk or not-ready
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+	Infos    int    `json:"infos"`
+}
+
+// areaOf maps a rule's category to the readiness area it counts in.
+func areaOf(c rule.Category, id string) string {
+	switch c {
+	case CategoryNodes, CategoryAccess:
+		return AreaNodes
+	case rule.Placement:
+		return AreaPlacement
+	case rule.Images:
+		return AreaImages
+	case rule.Resources, CategoryCapacity:
+		return AreaCapacity
+	}
+	return AreaSecurity // identity, linux-only fields, API rejections, services, input
+}
+
+// Areas sums the unsuppressed findings per area.
+func Areas(res *Result) []Area {
+	cat := map[string]rule.Category{}
+	for _, r := range res.Rules {
+		cat[r.ID] = r.Category
+	}
+	names := []string{AreaNodes, AreaPlacement, AreaImages, AreaSecurity, AreaCapacity}
+	idx := map[string]*Area{}
+	out := make([]Area, len(names))
+	for i, n := range names {
+		out[i] = Area{Name: n}
+		idx[n] = &out[i]
+	}
+	for _, f := range res.Findings {
+		if f.Suppressed {
+			continue
+		}
+		a := idx[areaOf(cat[f.Rule], f.Rule)]
+		switch f.Severity {
+		case rule.Error:
+			a.Errors++
+		case rule.Warning:
+			a.Warnings++
+		default:
+			a.Infos++
+		}
+	}
+	for i := range out {
+		switch a := &out[i]; {
+		case a.Errors > 0:
+			a.Status = "not-ready"
+		case a.Warnings > 0:
+			a.Status = "at-risk"
+		default:
+			a.Status = "ready"
+		}
+	}
+	return out
+}

@@ -1,0 +1,151 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/simulate"
+	"github.com/winkube/winkube/internal/target"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// Options configures an audit.
+type Options struct {
+	Rules []*rule.Rule // enabled lint rules, severities applied
+	// Model overrides the Kubernetes version read from the server.
+	Model *winsupport.Model
+	// NoSimulation skips the simulation.
+	NoSimulation bool
+}
+
+// Result is one audit.
+type Result struct {
+	Server   string // API server version
+	Model    winsupport.Model
+	Findings []rule.Finding
+	Rules    []*rule.Rule // every rule that ran, for SARIF
+	Objects  int          // objects checked
+	Nodes    int
+	Pods     int
+	// Simulation is the simulation on the live nodes; nil when skipped.
+	Simulation *simulate.Result
+	// Headroom is --max for each Windows workload: how many more
+	// replicas fit.
+	Headroom []Headroom
+	Areas    []Area
+	Notes    []string
+}
+
+// Headroom is how many more replicas of a workload fit.
+type Headroom struct {
+	Workload string `json:"workload"`
+	MoreFit  int    `json:"moreFit"`
+	// SameAs names the workload of the same shape (scheduling
+	// constraints, requests, ports, images) whose answer this is.
+	SameAs string `json:"sameAs,omitempty"`
+}
+
+// ModelFor returns the support model of the server's Kubernetes version,
+// the newest winkube knows when the server is newer.
+func ModelFor(server string) (winsupport.Model, string) {
+	v, err := winsupport.ParseVersion(server)
+	if err != nil {
+		return winsupport.Default(), fmt.Sprintf("the API server's version %s is not one winkube models; Kubernetes %s is assumed", server, winsupport.Newest)
+	}
+	return winsupport.ForVersion(v), ""
+}
+
+// Derive computes the facts the node rules read.
+func Derive(s *live.Snapshot, m winsupport.Model, tops []*manifest.Object) *Facts {
+	f := &Facts{Snapshot: s, Model: m, Server: m.V, PodOS: map[*corev1.Pod]target.OS{}}
+	c := clusterOf(s)
+	for _, o := range tops {
+		w := o.Workload()
+		if w == nil {
+			continue
+		}
+		f.Workloads = append(f.Workloads, Workload{Object: o, Facts: resolve(w.Spec, w, s, c, m)})
+	}
+	for _, p := range s.Pods {
+		if p.Spec.NodeName == "" {
+			continue
+		}
+		w := &manifest.Workload{Spec: &p.Spec}
+		f.PodOS[p] = resolve(&p.Spec, w, s, c, m).OS
+	}
+	return f
+}
+
+func resolve(spec *corev1.PodSpec, w *manifest.Workload, s *live.Snapshot, c *cluster.Cluster, m winsupport.Model) target.Facts {
+	in := target.Input{Spec: spec, SpecPath: w.SpecPath, Cluster: c, Model: m}
+	if spec.RuntimeClassName != nil {
+		for _, rc := range s.RuntimeClasses {
+			if rc.Name == *spec.RuntimeClassName {
+				in.RuntimeClass = rc
+			}
+		}
+	}
+	return target.Resolve(in)
+}
+
+// clusterOf is the cluster profile of the live nodes; without nodes (none
+// exist, or they may not be listed) the reference cluster stands in.
+func clusterOf(s *live.Snapshot) *cluster.Cluster {
+	if len(s.Nodes) == 0 {
+		return cluster.Reference()
+	}
+	return cluster.FromNodes(s.Nodes)
+}
+
+// Run audits a snapshot.
+func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
+	m, note := ModelFor(s.Server)
+	if opts.Model != nil {
+		m, note = *opts.Model, ""
+	}
+	res := &Result{Server: s.Server, Model: m, Rules: Rules(opts.Rules), Nodes: len(s.Nodes), Pods: len(s.Pods)}
+	if note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	owners := NewOwners(s)
+	tops, err := TopLevel(s, owners)
+	if err != nil {
+		return nil, err
+	}
+	res.Objects = len(tops) + len(s.Nodes)
+	f := Derive(s, m, tops)
+	for _, d := range s.Denied {
+		res.Findings = append(res.Findings, rule.Finding{Rule: PermissionDenied.ID, Severity: PermissionDenied.Severity,
+			Message: fmt.Sprintf("cannot list %s: %s", d.Resource, d.Err), Hint: d.Permission(), Object: &clusterObject})
+	}
+	for _, nr := range NodeRules() {
+		nr.Check(f, emitter{rule: nr, out: &res.Findings})
+	}
+	res.Findings = append(res.Findings, Lint(s, tops, opts.Rules, m)...)
+	if !opts.NoSimulation && len(s.Nodes) > 0 {
+		if err := simulateLive(ctx, s, f, owners, res); err != nil {
+			return nil, err
+		}
+	}
+	res.Areas = Areas(res)
+	return res, nil
+}
+
+// Lint runs the lint rules over the top-level live objects through the
+// same engine lint uses. Findings name Kind/namespace/name and the field
+// path; the JSON positions the engine works out are dropped.
+func Lint(s *live.Snapshot, tops []*manifest.Object, rules []*rule.Rule, m winsupport.Model) []rule.Finding {
+	res := engine.Check(tops, engine.Options{Rules: rules, Cluster: clusterOf(s), Model: m, RuntimeClasses: s.RuntimeClasses})
+	out := res.Findings
+	for i := range out {
+		out[i].File, out[i].Line, out[i].Column = "", 0, 0
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+package audit
+
+import (
+	"github.com/winkube/winkube/internal/rule"
+)
+
+// NodeRule is a check over the cluster's nodes. It is documented like a
+// lint rule (its Rule carries the ID, title, severity, category and doc;
+// its function fields are unused) and runs once per audit over Facts.
+type NodeRule struct {
+	rule.Rule
+	Check func(f *Facts, e emitter)
+}
+
+// Areas of the readiness summary.
+const (
+	AreaNodes     = "nodes"
+	AreaPlacement = "placement"
+	AreaImages    = "images"
+	AreaSecurity  = "security"
+	AreaCapacity  = "capacity"
+)
+
+// Categories of the audit's own rules.
+const (
+	CategoryNodes    rule.Category = "nodes"
+	CategoryCapacity rule.Category = "capacity"
+	CategoryAccess   rule.Category = "access"
+)
+
+// NodeRules returns the node rules, in catalogue order.
+func NodeRules() []*NodeRule {
+	return []*NodeRule{
+		windowsNodeUntainted,
+		windowsNodeBuildLabelMissing,
+		windowsNodeBuildLabelMismatch,
+		windowsNodeUnsupportedBuild,
+		windowsNodeLowReserve,
+		windowsNodeContainerdOld,
+		kubeletVersionSkew,
+		hybridTooFewNodes,
+		linuxPodOnWindowsNode,
+		windowsPodOnLinuxNode,
+		windowsNodeNotReady,
+	}
+}
+
+// Rules returns every rule an audit can report: the node rules, the
+// audit's own rules for permissions and the simulation, then the lint
+// rules given.
+func Rules(lint []*rule.Rule) []*rule.Rule {
+	var out []*rule.Rule
+	for _, nr := range NodeRules() {
+		out = append(out, &nr.Rule)
+	}
+	out = append(out, PermissionDenied, WorkloadPending, WorkloadStartFailure)
+	return append(out, lint...)
+}
+
+// PermissionDenied reports a kind the audit may not list.
+var PermissionDenied = &rule.Rule{
+	ID: "permission-denied", Title: "The audit may not list a kind it reads", Severity: rule.Warning, Category: CategoryAccess,
+	Doc: rule.Doc{
+		What:    "A kind winkube reads (nodes, pods, workloads, RuntimeClasses, Services, events) could not be listed with the credentials in use.",
+		Why:     "Whatever depends on that kind is left out of the report: without nodes no node rule runs, without events doctor cannot explain a pod.",
+		Fix:     "Grant get, list and watch on the kind, as the ClusterRole winkube-audit in deploy/audit-rbac.yaml does.",
+		Sources: []string{"Kubernetes RBAC documentation (kubernetes.io/docs/reference/access-authn-authz/rbac)"},
+	},
+}
+
+// WorkloadPending reports a pod the simulation leaves Pending.
+var WorkloadPending = &rule.Rule{
+	ID: "workload-pending", Title: "A workload's pod cannot be scheduled on the live nodes", Severity: rule.Error, Category: rule.Placement,
+	Doc: rule.Doc{
+		What:    "The simulation, run on the live nodes with the running pods already placed, leaves a pending pod of the workload unscheduled; the message is kube-scheduler's FailedScheduling message for the model's Kubernetes version.",
+		Why:     "In a hybrid cluster a pod stays Pending when it does not tolerate the Windows taint, selects an OS or build no node has, or no node of its OS has room.",
+		Fix:     "Follow the explanation: pin the pod to the right OS, add the toleration, or add nodes of that OS.",
+		Sources: []string{"k8s.io/kubernetes pkg/scheduler (FailedScheduling messages)", "seed 002 (taints and tolerations)"},
+	},
+}
+
+// WorkloadStartFailure reports a bound pod the kubelet would not start.
+var WorkloadStartFailure = &rule.Rule{
+	ID: "workload-start-failure", Title: "A workload's pod is bound to a node whose kubelet cannot start it", Severity: rule.Error, Category: rule.Images,
+	Doc: rule.Doc{
+		What:    "A pod that is not running is bound to a node where the simulation predicts the kubelet refuses it or the runtime cannot start it (OS or build mismatch, Linux image on Windows).",
+		Why:     "Windows nodes run only images built for their OS and, under process isolation, their exact build.",
+		Fix:     "Use an image for the node's OS and build (a multi-arch manifest list covers several) and pin the pod to them.",
+		Sources: []string{"seed 002 (runbook: image OS mismatch)", "k8s.io/kubernetes pkg/kubelet/lifecycle/predicate.go"},
+	},
+}

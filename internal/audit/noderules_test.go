@@ -1,0 +1,172 @@
+package audit
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
+)
+
+type nodeOpt func(*corev1.Node)
+
+func node(name, os string, opts ...nodeOpt) *corev1.Node {
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{corev1.LabelOSStable: os}}}
+	n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
+	n.Status.Capacity = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("16Gi")}
+	n.Status.Allocatable = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("12Gi")}
+	n.Status.NodeInfo = corev1.NodeSystemInfo{KubeletVersion: "v1.36.3", ContainerRuntimeVersion: "containerd://2.0.0"}
+	if os == "windows" {
+		n.Labels[corev1.LabelWindowsBuild] = "10.0.20348"
+		n.Status.NodeInfo.KernelVersion = "10.0.20348.2966"
+		n.Spec.Taints = []corev1.Taint{{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}}
+	}
+	for _, o := range opts {
+		o(n)
+	}
+	return n
+}
+
+func label(v string) nodeOpt  { return func(n *corev1.Node) { n.Labels[corev1.LabelWindowsBuild] = v } }
+func kernel(v string) nodeOpt { return func(n *corev1.Node) { n.Status.NodeInfo.KernelVersion = v } }
+func runtime(v string) nodeOpt {
+	return func(n *corev1.Node) { n.Status.NodeInfo.ContainerRuntimeVersion = v }
+}
+func kubelet(v string) nodeOpt { return func(n *corev1.Node) { n.Status.NodeInfo.KubeletVersion = v } }
+func untainted(n *corev1.Node) { n.Spec.Taints = nil }
+func cordoned(n *corev1.Node)  { n.Spec.Unschedulable = true }
+func noLabel(n *corev1.Node)   { delete(n.Labels, corev1.LabelWindowsBuild) }
+func allocatable(v string) nodeOpt {
+	return func(n *corev1.Node) { n.Status.Allocatable[corev1.ResourceMemory] = resource.MustParse(v) }
+}
+func notReady(n *corev1.Node) {
+	n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionUnknown, Reason: "NodeStatusUnknown", Message: "Kubelet stopped posting node status."}}
+}
+
+func hybrid(extra ...*corev1.Node) []*corev1.Node {
+	return append([]*corev1.Node{node("lin-1", "linux"), node("lin-2", "linux"), node("win-a", "windows"), node("win-b", "windows")}, extra...)
+}
+
+func deploy(name string, spec corev1.PodSpec) *appsv1.Deployment {
+	return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "shop"},
+		Spec: appsv1.DeploymentSpec{Template: corev1.PodTemplateSpec{Spec: spec}}}
+}
+
+var unpinnedLinux = deploy("legacy", corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx:1.27"}}})
+var pinnedLinux = deploy("api", corev1.PodSpec{NodeSelector: map[string]string{corev1.LabelOSStable: "linux"}, Containers: []corev1.Container{{Name: "c", Image: "nginx:1.27"}}})
+
+func boundPod(name, node string, os corev1.OSName) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "shop"},
+		Spec: corev1.PodSpec{NodeName: node, OS: &corev1.PodOS{Name: os}, Containers: []corev1.Container{{Name: "c", Image: "example.com/app:1"}}}, Status: corev1.PodStatus{Phase: corev1.PodRunning}}
+}
+
+// fired runs one node rule and returns the objects it reported.
+func fired(t *testing.T, nr *NodeRule, s *live.Snapshot) []string {
+	t.Helper()
+	if s.Server == "" {
+		s.Server = "v1.36.3"
+	}
+	m, _ := ModelFor(s.Server)
+	tops, err := TopLevel(s, NewOwners(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []rule.Finding
+	nr.Check(Derive(s, m, tops), emitter{rule: nr, out: &out})
+	var refs []string
+	for _, f := range out {
+		if f.Message == "" || f.Rule != nr.ID {
+			t.Errorf("%s: finding without message or with rule %q", nr.ID, f.Rule)
+		}
+		refs = append(refs, f.Object.Ref())
+	}
+	sort.Strings(refs)
+	return refs
+}
+
+func TestNodeRules(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		rule *NodeRule
+		fire *live.Snapshot
+		want []string
+		calm *live.Snapshot
+	}{
+		{windowsNodeUntainted,
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", untainted)), Deployments: []*appsv1.Deployment{unpinnedLinux}}, []string{"Node/win-c"},
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", untainted)), Deployments: []*appsv1.Deployment{pinnedLinux}}},
+		{windowsNodeBuildLabelMissing,
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", noLabel))}, []string{"Node/win-c"},
+			&live.Snapshot{Nodes: hybrid()}},
+		{windowsNodeBuildLabelMismatch,
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", label("10.0.17763")))}, []string{"Node/win-c"},
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", noLabel))}},
+		{windowsNodeUnsupportedBuild,
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", label("10.0.17763"), kernel("10.0.17763.6532")))}, []string{"Node/win-c"},
+			&live.Snapshot{Server: "v1.30.2", Nodes: hybrid(node("win-c", "windows", label("10.0.17763"), kernel("10.0.17763.6532")))}},
+		{windowsNodeLowReserve,
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", allocatable("14.5Gi")))}, []string{"Node/win-c"},
+			&live.Snapshot{Nodes: hybrid(node("lin-3", "linux", allocatable("15.5Gi")))}},
+		{windowsNodeContainerdOld,
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", runtime("containerd://1.6.21")))}, []string{"Node/win-c"},
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", runtime("containerd://1.7.0")), node("lin-3", "linux", runtime("containerd://1.6.0")))}},
+		{kubeletVersionSkew,
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", kubelet("v1.32.0")), node("lin-3", "linux", kubelet("v1.37.0")))}, []string{"Node/lin-3", "Node/win-c"},
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", kubelet("v1.33.5")))}},
+		{hybridTooFewNodes,
+			&live.Snapshot{Nodes: []*corev1.Node{node("lin-1", "linux"), node("lin-2", "linux", cordoned), node("win-a", "windows"), node("win-b", "windows", notReady)}}, []string{"Cluster/cluster", "Cluster/cluster"},
+			&live.Snapshot{Nodes: []*corev1.Node{node("lin-1", "linux")}}},
+		{linuxPodOnWindowsNode,
+			&live.Snapshot{Nodes: hybrid(), Pods: []*corev1.Pod{boundPod("p", "win-a", corev1.Linux)}}, []string{"Pod/shop/p"},
+			&live.Snapshot{Nodes: hybrid(), Pods: []*corev1.Pod{boundPod("p", "lin-1", corev1.Linux)}}},
+		{windowsPodOnLinuxNode,
+			&live.Snapshot{Nodes: hybrid(), Pods: []*corev1.Pod{boundPod("p", "lin-1", corev1.Windows)}}, []string{"Pod/shop/p"},
+			&live.Snapshot{Nodes: hybrid(), Pods: []*corev1.Pod{boundPod("p", "win-a", corev1.Windows)}}},
+		{windowsNodeNotReady,
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", notReady))}, []string{"Node/win-c"},
+			&live.Snapshot{Nodes: hybrid(node("lin-3", "linux", notReady))}},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		covered[tt.rule.ID] = true
+		if diff := cmp.Diff(tt.want, fired(t, tt.rule, tt.fire)); diff != "" {
+			t.Errorf("%s on the firing fixture (-want +got):\n%s", tt.rule.ID, diff)
+		}
+		if got := fired(t, tt.rule, tt.calm); len(got) != 0 {
+			t.Errorf("%s fired on the calm fixture: %v", tt.rule.ID, got)
+		}
+	}
+	for _, nr := range NodeRules() {
+		if !covered[nr.ID] {
+			t.Errorf("node rule %s has no fixture", nr.ID)
+		}
+	}
+}
+
+// TestRuleSuite: node rules and the audit's own rules are documented
+// values with unique IDs that do not clash with the lint rules.
+func TestRuleSuite(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, r := range Rules(rules.Suite()) {
+		if seen[r.ID] {
+			t.Errorf("duplicate rule ID %s", r.ID)
+		}
+		seen[r.ID] = true
+	}
+	for _, r := range Rules(nil) {
+		if r.Category == "" {
+			t.Errorf("%s has no category", r.ID)
+		}
+		if r.Title == "" || r.Doc.What == "" || r.Doc.Why == "" || r.Doc.Fix == "" || len(r.Doc.Sources) == 0 {
+			t.Errorf("%s: title and doc (what, why, fix, sources) are required", r.ID)
+		}
+	}
+}

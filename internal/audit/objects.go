@@ -1,0 +1,170 @@
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/manifest"
+)
+
+// Owners resolves a pod to the workload a user wrote: a pod of a
+// ReplicaSet of a Deployment is the Deployment's, a Job of a CronJob is
+// the CronJob's. An owner that is not in the snapshot (another namespace
+// was read, or it is a custom resource) stops the walk.
+type Owners struct {
+	byUID map[types.UID]ref
+}
+
+type ref struct {
+	apiVersion, kind string
+	meta             *metav1.ObjectMeta
+}
+
+// NewOwners indexes the snapshot's controllers.
+func NewOwners(s *live.Snapshot) *Owners {
+	o := &Owners{byUID: map[types.UID]ref{}}
+	add := func(apiVersion, kind string, m *metav1.ObjectMeta) { o.byUID[m.UID] = ref{apiVersion, kind, m} }
+	for _, x := range s.Deployments {
+		add("apps/v1", "Deployment", &x.ObjectMeta)
+	}
+	for _, x := range s.ReplicaSets {
+		add("apps/v1", "ReplicaSet", &x.ObjectMeta)
+	}
+	for _, x := range s.StatefulSets {
+		add("apps/v1", "StatefulSet", &x.ObjectMeta)
+	}
+	for _, x := range s.DaemonSets {
+		add("apps/v1", "DaemonSet", &x.ObjectMeta)
+	}
+	for _, x := range s.ReplicationControllers {
+		add("v1", "ReplicationController", &x.ObjectMeta)
+	}
+	for _, x := range s.Jobs {
+		add("batch/v1", "Job", &x.ObjectMeta)
+	}
+	for _, x := range s.CronJobs {
+		add("batch/v1", "CronJob", &x.ObjectMeta)
+	}
+	return o
+}
+
+// controller returns the object's controlling owner in the snapshot.
+func (o *Owners) controller(m *metav1.ObjectMeta) (ref, bool) {
+	for _, r := range m.OwnerReferences {
+		if r.Controller != nil && *r.Controller {
+			got, ok := o.byUID[r.UID]
+			return got, ok
+		}
+	}
+	return ref{}, false
+}
+
+// Owned reports whether the object has a controlling owner in the
+// snapshot, so findings about it belong to that owner.
+func (o *Owners) Owned(m *metav1.ObjectMeta) bool {
+	_, ok := o.controller(m)
+	return ok
+}
+
+// Top returns the identity of the topmost owner of a pod (the pod
+// itself when it has none in the snapshot).
+func (o *Owners) Top(p *corev1.Pod) *manifest.Object {
+	cur := ref{"v1", "Pod", &p.ObjectMeta}
+	for range 8 {
+		next, ok := o.controller(cur.meta)
+		if !ok {
+			break
+		}
+		cur = next
+	}
+	return &manifest.Object{APIVersion: cur.apiVersion, Kind: cur.kind, Namespace: cur.meta.Namespace, Name: cur.meta.Name}
+}
+
+// TopLevel returns the workloads a user wrote and the Services, as
+// objects the engine reads, in a stable order: Deployments,
+// StatefulSets, DaemonSets, CronJobs, then Jobs, ReplicaSets,
+// ReplicationControllers and Pods that no other object in the snapshot
+// controls.
+func TopLevel(s *live.Snapshot, o *Owners) ([]*manifest.Object, error) {
+	var out []*manifest.Object
+	var errs []error
+	add := func(apiVersion, kind string, m *metav1.ObjectMeta, v any) {
+		if o.Owned(m) {
+			return
+		}
+		obj, err := Object(apiVersion, kind, v)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		out = append(out, obj)
+	}
+	for _, x := range s.Deployments {
+		add("apps/v1", "Deployment", &x.ObjectMeta, x)
+	}
+	for _, x := range s.StatefulSets {
+		add("apps/v1", "StatefulSet", &x.ObjectMeta, x)
+	}
+	for _, x := range s.DaemonSets {
+		add("apps/v1", "DaemonSet", &x.ObjectMeta, x)
+	}
+	for _, x := range s.CronJobs {
+		add("batch/v1", "CronJob", &x.ObjectMeta, x)
+	}
+	for _, x := range s.Jobs {
+		add("batch/v1", "Job", &x.ObjectMeta, x)
+	}
+	for _, x := range s.ReplicaSets {
+		add("apps/v1", "ReplicaSet", &x.ObjectMeta, x)
+	}
+	for _, x := range s.ReplicationControllers {
+		add("v1", "ReplicationController", &x.ObjectMeta, x)
+	}
+	for _, x := range s.Pods {
+		add("v1", "Pod", &x.ObjectMeta, x)
+	}
+	for _, x := range s.Services {
+		add("v1", "Service", &x.ObjectMeta, x)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Name < b.Name
+	})
+	if len(errs) > 0 {
+		return out, fmt.Errorf("encoding live objects: %v", errs[0])
+	}
+	return out, nil
+}
+
+// Object turns a typed live object into the engine's object: the engine
+// reads it as lint reads a file (JSON is YAML), so the ignore annotation
+// and field paths work the same. The object has no file; findings on it
+// are located by Kind/namespace/name and field path.
+func Object(apiVersion, kind string, v any) (*manifest.Object, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	head := fmt.Sprintf(`{"apiVersion":%q,"kind":%q,`, apiVersion, kind)
+	data := append([]byte(head), body[1:]...)
+	objs, errs := manifest.Decode(manifest.Document{File: "", Line: 1, Data: data})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%s: %s", kind, errs[0].Msg)
+	}
+	if len(objs) != 1 {
+		return nil, fmt.Errorf("%s: decoded %d objects", kind, len(objs))
+	}
+	return objs[0], nil
+}

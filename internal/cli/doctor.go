@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/winkube/winkube/internal/doctor"
+	"github.com/winkube/winkube/internal/live/fetch"
+)
+
+type doctorOptions struct {
+	scope
+	liveFlags
+	format        string
+	quiet         bool
+	noSim         bool
+	creatingAfter time.Duration
+	streams       Streams
+}
+
+func newDoctorCommand(s Streams) *cobra.Command {
+	o := &doctorOptions{streams: s}
+	cmd := &cobra.Command{
+		Use:   "doctor [POD] [-n NAMESPACE | -A]",
+		Short: "Explain why pods are stuck: Pending, ContainerCreating, image pulls, crashes",
+		Long: `Find the unhealthy pods (Pending, ContainerCreating past --creating-after,
+ErrImagePull/ImagePullBackOff, CreateContainerError, RunContainerError,
+CrashLoopBackOff, Failed, Evicted, restarting, not Ready) and name the cause of
+each: the pod's status and events (joined by the pod's UID), its node's facts,
+its owner, and winkube's lint and simulate verdicts are weighed together. Each
+diagnosis has a stable cause ID, the evidence quoted, the explanation, the
+runbook steps and the next commands to run, kubectl and PowerShell on the node.
+
+With POD only that pod is diagnosed. Without -n or -A the kubeconfig context's
+namespace is read, as kubectl does.
+
+Exit status: 0 when no pod is unhealthy, 1 when one is, 2 for a usage error or
+a tool failure.`,
+		Example: `  winkube doctor -A
+  winkube doctor -n shop web-7d9c6b5f4-x2k8q
+  winkube doctor -A -o json | jq '.diagnoses[] | {pod: .pod.name, cause}'
+  kubectl winkube doctor -n shop`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(args); err != nil {
+				return err
+			}
+			return o.run(cmd, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.format, "format", "o", "text", "output format: text or json")
+	o.scope.addFlags(f)
+	o.liveFlags.addFlags(f)
+	f.DurationVar(&o.creatingAfter, "creating-after", doctor.DefaultCreatingAfter, "how long ContainerCreating is normal (a first pull of a Windows image takes minutes)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no status on stderr")
+	f.BoolVar(&o.noSim, "no-simulation", false, "skip the simulation on the live nodes")
+	return cmd
+}
+
+func (o *doctorOptions) validate(args []string) error {
+	if !contains(doctor.Formats, o.format) {
+		return usagef("--format %q: want one of %s", o.format, strings.Join(doctor.Formats, ", "))
+	}
+	if len(args) == 1 && o.opts.AllNamespaces {
+		return usagef("a pod name needs its namespace: use -n, not -A")
+	}
+	if err := o.liveFlags.validate(); err != nil {
+		return err
+	}
+	return o.resolve()
+}
+
+func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
+	limitMemory()
+	o.opts.Progress = progress(o.streams, o.quiet)
+	snap, err := fetch.Read(cmd.Context(), o.opts)
+	endProgress(o.streams, o.opts.Progress)
+	if err != nil {
+		return err
+	}
+	if !o.quiet {
+		for _, d := range snap.Denied {
+			fmt.Fprintf(o.streams.Err, "warning: cannot list %s: %s\n", d.Resource, d.Permission())
+		}
+	}
+	opts := doctor.Options{Rules: o.enabled, CreatingAfter: o.creatingAfter, NoSimulation: o.noSim}
+	if len(args) == 1 {
+		opts.Pod = args[0]
+	}
+	if o.k8sVersion != "" || (o.cfg != nil && o.cfg.KubernetesVersion != "") {
+		m := o.model
+		opts.Model = &m
+	}
+	rep, err := doctor.Diagnose(cmd.Context(), snap, opts)
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		err = doctor.JSON(o.streams.Out, rep, Version)
+	} else {
+		err = doctor.Text(o.streams.Out, rep)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s output: %w", o.format, err)
+	}
+	if rep.Unhealthy > 0 {
+		return exitError{ExitFindings}
+	}
+	return nil
+}

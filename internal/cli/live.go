@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/pflag"
+
+	"github.com/winkube/winkube/internal/live/fetch"
+)
+
+// liveFlags are kubectl's connection flags, shared by audit and doctor.
+type liveFlags struct {
+	opts fetch.Options
+}
+
+func (l *liveFlags) addFlags(f *pflag.FlagSet) {
+	f.StringVar(&l.opts.Kubeconfig, "kubeconfig", "", "kubeconfig file (default $KUBECONFIG, ~/.kube/config, or the in-cluster service account)")
+	f.StringVar(&l.opts.Context, "context", "", "kubeconfig context to use")
+	f.StringVarP(&l.opts.Namespace, "namespace", "n", "", "read only this namespace")
+	f.BoolVarP(&l.opts.AllNamespaces, "all-namespaces", "A", false, "read every namespace")
+	f.Float32Var(&l.opts.QPS, "qps", fetch.DefaultQPS, "API requests per second (client-go's default is 5)")
+	f.IntVar(&l.opts.Burst, "burst", fetch.DefaultBurst, "API request burst (client-go's default is 10)")
+}
+
+func (l *liveFlags) validate() error {
+	if l.opts.AllNamespaces && l.opts.Namespace != "" {
+		return usagef("--namespace and --all-namespaces cannot be used together")
+	}
+	if l.opts.QPS <= 0 || l.opts.Burst <= 0 {
+		return usagef("--qps and --burst must be positive")
+	}
+	return nil
+}
+
+// progress returns a status printer for stderr when stderr is a
+// terminal and status is not silenced, else nil.
+func progress(s Streams, quiet bool) func(string) {
+	if quiet || s.Err != os.Stderr || !isTerminal(os.Stderr) {
+		return nil
+	}
+	return func(msg string) { fmt.Fprintf(s.Err, "\r\x1b[K%s", msg) }
+}
+
+// endProgress clears the status line.
+func endProgress(s Streams, p func(string)) {
+	if p != nil {
+		fmt.Fprint(s.Err, "\r\x1b[K")
+	}
+}
+
+// softMemoryLimit keeps a large read under the audit CronJob's 1Gi
+// memory limit (deploy/audit-cronjob.yaml): past it the garbage collector
+// works harder instead of the heap growing. GOMEMLIMIT overrides it.
+const softMemoryLimit = 768 << 20
+
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemoryLimit)
+	}
+}

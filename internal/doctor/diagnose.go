@@ -1,0 +1,259 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/winkube/winkube/internal/audit"
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/simulate"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// Options configures a diagnosis.
+type Options struct {
+	// Pod limits the diagnosis to one pod by name (in the snapshot's
+	// namespace); it is diagnosed even when it looks healthy.
+	Pod string
+	// Now is the time States are judged at; zero means time.Now().
+	Now time.Time
+	// CreatingAfter is how long ContainerCreating is normal.
+	CreatingAfter time.Duration
+	Rules         []*rule.Rule // lint rules for the verdict on the pod's workload
+	Model         *winsupport.Model
+	NoSimulation  bool
+}
+
+// Report is what doctor found.
+type Report struct {
+	Server    string
+	Checked   int // pods looked at
+	Unhealthy int
+	Diagnoses []Diagnosis
+}
+
+// PodRef names a pod.
+type PodRef struct {
+	Namespace string    `json:"namespace"`
+	Name      string    `json:"name"`
+	UID       types.UID `json:"uid"`
+}
+
+// Diagnosis is one cause of one pod's trouble.
+type Diagnosis struct {
+	Pod         PodRef     `json:"pod"`
+	Node        string     `json:"node,omitempty"`
+	NodeOS      string     `json:"nodeOS,omitempty"`
+	NodeBuild   string     `json:"nodeBuild,omitempty"`
+	Owner       string     `json:"owner"` // Kind/namespace/name of the workload
+	State       string     `json:"state"`
+	Cause       string     `json:"cause"`
+	Title       string     `json:"title"`
+	Summary     string     `json:"summary"`
+	Likelihood  int        `json:"likelihood"` // 0-100, higher first
+	Evidence    []Evidence `json:"evidence"`
+	Explanation string     `json:"explanation"`
+	Steps       []string   `json:"steps"`
+	Commands    []Command  `json:"commands"`
+	Sources     []string   `json:"sources"`
+}
+
+// Diagnose explains the unhealthy pods of a snapshot.
+func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, error) {
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	if opts.CreatingAfter == 0 {
+		opts.CreatingAfter = DefaultCreatingAfter
+	}
+	m, _ := audit.ModelFor(s.Server)
+	if opts.Model != nil {
+		m = *opts.Model
+	}
+	rep := &Report{Server: s.Server}
+	var sick []*podCtx
+	for _, p := range s.Pods {
+		if opts.Pod != "" && p.Name != opts.Pod {
+			continue
+		}
+		rep.Checked++
+		st := State(p, opts.Now, opts.CreatingAfter)
+		if st == "" && opts.Pod == "" {
+			continue
+		}
+		c := &podCtx{pod: p, state: st, model: m, node: s.Node(p.Spec.NodeName)}
+		if c.node != nil {
+			c.nodeOS = cluster.NodeOS(c.node)
+		}
+		for _, e := range s.PodEvents(p.UID) {
+			c.evidence = append(c.evidence, fromEvent(e))
+		}
+		c.evidence = append(c.evidence, statusEvidence(p)...)
+		sick = append(sick, c)
+	}
+	if opts.Pod != "" && rep.Checked == 0 {
+		return nil, fmt.Errorf("pod %q not found in namespace %q", opts.Pod, s.Namespace)
+	}
+	if len(sick) == 0 {
+		return rep, nil
+	}
+	owners := audit.NewOwners(s)
+	tops, err := audit.TopLevel(s, owners)
+	if err != nil {
+		return nil, err
+	}
+	lint := map[string][]rule.Finding{}
+	for _, f := range audit.Lint(s, tops, opts.Rules, m) {
+		if !f.Suppressed && f.Object != nil {
+			lint[f.Object.Ref()] = append(lint[f.Object.Ref()], f)
+		}
+	}
+	sims := map[string]*simulate.PodResult{}
+	if !opts.NoSimulation && len(s.Nodes) > 0 {
+		res, err := simulate.Run(ctx, audit.SimulationInput(s, audit.Derive(s, m, tops), false))
+		if err != nil {
+			return nil, fmt.Errorf("simulating the live cluster: %w", err)
+		}
+		for i := range res.Pods {
+			sims[res.Pods[i].Workload] = &res.Pods[i]
+		}
+	}
+	for _, c := range sick {
+		c.sim = sims["Pod/"+c.pod.Namespace+"/"+c.pod.Name]
+		owner := owners.Top(c.pod).Ref()
+		if c.state != "" {
+			rep.Unhealthy++
+		}
+		rep.Diagnoses = append(rep.Diagnoses, diagnose(c, owner, lint[owner])...)
+	}
+	return rep, nil
+}
+
+// diagnose names the causes of one pod, most likely first.
+func diagnose(c *podCtx, owner string, lint []rule.Finding) []Diagnosis {
+	type scored struct {
+		cause *Cause
+		h     hit
+		order int
+	}
+	var hits []scored
+	for i, cause := range Causes() {
+		if m := matchers[cause.ID]; m != nil {
+			if h, ok := m(c); ok {
+				hits = append(hits, scored{cause, h, i})
+			}
+		}
+	}
+	if len(hits) == 0 {
+		if c.state == "" {
+			return nil
+		}
+		hits = append(hits, scored{cause: Unknown, h: hit{score: 0, evidence: c.evidence, detail: lastMessage(c.evidence)}})
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].h.score > hits[j].h.score })
+	var out []Diagnosis
+	for _, s := range hits {
+		d := Diagnosis{Pod: PodRef{c.pod.Namespace, c.pod.Name, c.pod.UID}, Node: c.pod.Spec.NodeName, NodeOS: c.nodeOS, Owner: owner, State: c.state,
+			Cause: s.cause.ID, Title: s.cause.Title, Likelihood: s.h.score, Evidence: s.h.evidence, Explanation: s.cause.Explain,
+			Steps: fill(s.cause.Steps, c), Sources: s.cause.Sources}
+		if c.node != nil && c.nodeOS == "windows" {
+			d.NodeBuild = audit.Build(c.node)
+			if d.NodeBuild == "" {
+				d.NodeBuild = c.node.Labels[cluster.LabelWindowsBuild]
+			}
+			d.Evidence = append(d.Evidence, Evidence{Source: "node", Message: fmt.Sprintf("node %s runs Windows build %s (kernel %s, %s)", c.node.Name, d.NodeBuild, c.node.Status.NodeInfo.KernelVersion, c.node.Status.NodeInfo.ContainerRuntimeVersion)})
+		}
+		if v := simVerdict(c.sim); v != nil && !hasSource(d.Evidence, "simulate") {
+			d.Evidence = append(d.Evidence, *v)
+		}
+		for _, f := range lint {
+			d.Evidence = append(d.Evidence, Evidence{Source: "lint", Reason: f.Rule, Message: f.Message})
+		}
+		d.Summary = fmt.Sprintf("%s: %s", c.stateOr("pod"), s.cause.Title)
+		if s.h.detail != "" {
+			d.Summary += ": " + s.h.detail
+		}
+		for _, cmd := range s.cause.Commands {
+			cmd.Line = fill([]string{cmd.Line}, c)[0]
+			d.Commands = append(d.Commands, cmd)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func (c *podCtx) stateOr(def string) string {
+	if c.state == "" {
+		return def
+	}
+	return c.state
+}
+
+func lastMessage(ev []Evidence) string {
+	for i := len(ev) - 1; i >= 0; i-- {
+		if ev[i].Message != "" {
+			return Core(ev[i].Message)
+		}
+	}
+	return ""
+}
+
+// fill replaces the placeholders of steps and commands.
+func fill(lines []string, c *podCtx) []string {
+	image, container := "IMAGE", "CONTAINER"
+	if len(c.pod.Spec.Containers) > 0 {
+		image, container = c.pod.Spec.Containers[0].Image, c.pod.Spec.Containers[0].Name
+	}
+	for _, cs := range c.pod.Status.ContainerStatuses {
+		if !cs.Ready {
+			container = cs.Name
+			for _, ctr := range c.pod.Spec.Containers {
+				if ctr.Name == cs.Name {
+					image = ctr.Image
+				}
+			}
+			break
+		}
+	}
+	node := c.pod.Spec.NodeName
+	if node == "" {
+		node = "NODE"
+	}
+	r := strings.NewReplacer("{pod}", c.pod.Name, "{ns}", c.pod.Namespace, "{node}", node, "{image}", image, "{container}", container, "{uid}", string(c.pod.UID))
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = r.Replace(l)
+	}
+	return out
+}
+
+// simVerdict is what winkube simulate predicts for the pod on the live
+// nodes, when it predicts trouble.
+func simVerdict(r *simulate.PodResult) *Evidence {
+	switch {
+	case r == nil:
+		return nil
+	case r.Pending && r.Message != "":
+		e := simEvidence(r)
+		return &e
+	case r.StartFailure != "":
+		return &Evidence{Source: "simulate", Message: "on node " + r.Node + ": " + r.StartFailure}
+	}
+	return nil
+}
+
+func hasSource(ev []Evidence, source string) bool {
+	for _, e := range ev {
+		if e.Source == source {
+			return true
+		}
+	}
+	return false
+}

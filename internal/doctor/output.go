@@ -1,0 +1,101 @@
+package doctor
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// APIVersion and Kind identify the JSON doctor report; docs/audit.md
+// describes it.
+const (
+	APIVersion = "winkube.io/v1alpha1"
+	Kind       = "DoctorReport"
+)
+
+// Formats lists doctor's output formats.
+var Formats = []string{"text", "json"}
+
+type jsonReport struct {
+	APIVersion string      `json:"apiVersion"`
+	Kind       string      `json:"kind"`
+	Tool       string      `json:"tool,omitempty"`
+	Server     string      `json:"serverVersion"`
+	Summary    jsonSummary `json:"summary"`
+	Diagnoses  []Diagnosis `json:"diagnoses"`
+}
+
+type jsonSummary struct {
+	Checked   int `json:"checked"`
+	Unhealthy int `json:"unhealthy"`
+}
+
+// JSON writes the versioned report.
+func JSON(w io.Writer, r *Report, tool string) error {
+	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: r.Server, Summary: jsonSummary{r.Checked, r.Unhealthy}, Diagnoses: r.Diagnoses}
+	if out.Diagnoses == nil {
+		out.Diagnoses = []Diagnosis{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// Text writes one block per diagnosis.
+func Text(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	for i, d := range r.Diagnoses {
+		if i > 0 {
+			fmt.Fprintln(bw)
+		}
+		where := ""
+		if d.Node != "" {
+			where = " on " + d.Node
+			if d.NodeBuild != "" {
+				where += " (Windows " + d.NodeBuild + ")"
+			}
+		}
+		fmt.Fprintf(bw, "pod %s/%s%s [%s] (%s)\n", d.Pod.Namespace, d.Pod.Name, where, d.Cause, d.Owner)
+		fmt.Fprintf(bw, "  %s\n", d.Summary)
+		fmt.Fprintln(bw, "  evidence:")
+		for _, e := range d.Evidence {
+			fmt.Fprintf(bw, "    - %s\n", evidenceLine(e))
+		}
+		fmt.Fprintf(bw, "  why: %s\n", d.Explanation)
+		fmt.Fprintln(bw, "  steps:")
+		for j, s := range d.Steps {
+			fmt.Fprintf(bw, "    %d. %s\n", j+1, s)
+		}
+		fmt.Fprintln(bw, "  next:")
+		for _, c := range d.Commands {
+			prefix := ""
+			if c.Where != "" {
+				prefix = "(" + c.Shell + ", " + c.Where + ") "
+			}
+			fmt.Fprintf(bw, "    %s%s\n", prefix, c.Line)
+		}
+	}
+	fmt.Fprintf(bw, "%d pods checked, %d unhealthy, %d diagnoses\n", r.Checked, r.Unhealthy, len(r.Diagnoses))
+	return bw.Flush()
+}
+
+func evidenceLine(e Evidence) string {
+	var b strings.Builder
+	b.WriteString(e.Source)
+	if e.Reason != "" {
+		b.WriteString(" " + e.Reason)
+	}
+	if e.Container != "" {
+		b.WriteString(" (container " + e.Container + ")")
+	}
+	if e.Count > 1 {
+		fmt.Fprintf(&b, " x%d", e.Count)
+	}
+	if e.Time != nil && !e.Time.IsZero() {
+		b.WriteString(" at " + e.Time.UTC().Format("2006-01-02T15:04:05Z"))
+	}
+	b.WriteString(": " + e.Message)
+	return b.String()
+}

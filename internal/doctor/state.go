@@ -1,0 +1,90 @@
+package doctor
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// DefaultCreatingAfter is how long a pod may show ContainerCreating
+// before doctor looks into it: a first pull of a Windows base image takes
+// minutes.
+const DefaultCreatingAfter = 5 * time.Minute
+
+// waitingReasons are container waiting reasons that mean trouble.
+var waitingReasons = map[string]bool{
+	"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true, "ErrImageNeverPull": true,
+	"CreateContainerError": true, "CreateContainerConfigError": true, "RunContainerError": true,
+	"CrashLoopBackOff": true, "PreCreateHookError": true, "PreStartHookError": true,
+}
+
+// State says why a pod is unhealthy ("" when it is not): Pending,
+// ContainerCreating, a container's waiting reason, Failed, Evicted,
+// Restarting (restarts after OOM kills or failed liveness probes) or
+// NotReady.
+func State(p *corev1.Pod, now time.Time, creatingAfter time.Duration) string {
+	if p.DeletionTimestamp != nil {
+		return ""
+	}
+	switch p.Status.Phase {
+	case corev1.PodSucceeded:
+		return ""
+	case corev1.PodFailed:
+		if p.Status.Reason == "Evicted" {
+			return "Evicted"
+		}
+		return "Failed"
+	}
+	if p.Spec.NodeName == "" {
+		return "Pending"
+	}
+	for _, cs := range allStatuses(p) {
+		if w := cs.State.Waiting; w != nil && waitingReasons[w.Reason] {
+			return w.Reason
+		}
+	}
+	for _, cs := range allStatuses(p) {
+		if w := cs.State.Waiting; w != nil && (w.Reason == "ContainerCreating" || w.Reason == "PodInitializing") {
+			if now.Sub(since(p)) >= creatingAfter {
+				return "ContainerCreating"
+			}
+			return ""
+		}
+	}
+	if p.Status.Phase == corev1.PodPending && len(allStatuses(p)) == 0 && now.Sub(since(p)) >= creatingAfter {
+		return "ContainerCreating"
+	}
+	for _, cs := range allStatuses(p) {
+		if cs.RestartCount > 0 && cs.LastTerminationState.Terminated != nil && cs.LastTerminationState.Terminated.ExitCode != 0 {
+			return "Restarting"
+		}
+	}
+	if p.Status.Phase == corev1.PodRunning && !podReady(p) {
+		return "NotReady"
+	}
+	return ""
+}
+
+// since is when the pod was bound, else created.
+func since(p *corev1.Pod) time.Time {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionTrue && !c.LastTransitionTime.IsZero() {
+			return c.LastTransitionTime.Time
+		}
+	}
+	return p.CreationTimestamp.Time
+}
+
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func allStatuses(p *corev1.Pod) []corev1.ContainerStatus {
+	out := append([]corev1.ContainerStatus(nil), p.Status.InitContainerStatuses...)
+	return append(out, p.Status.ContainerStatuses...)
+}

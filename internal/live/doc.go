@@ -1,0 +1,6 @@
+// Package live is what winkube knows of a running cluster: a Snapshot of
+// the nodes, workloads, pods, RuntimeClasses, Services and events that
+// audit and doctor judge, and the server version. It holds typed objects
+// only; package live/fetch reads them from an API server, so the
+// packages that judge a snapshot never depend on client-go.
+package live

@@ -1,0 +1,70 @@
+package fetch
+
+import (
+	"fmt"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// Defaults for Options. client-go's own defaults (5 queries per second,
+// bursts of 10) would make a read of a large cluster wait on the client.
+const (
+	DefaultQPS      = 100
+	DefaultBurst    = 200
+	DefaultPageSize = 500
+)
+
+// Options says which cluster to read and how.
+type Options struct {
+	Kubeconfig string // "" means $KUBECONFIG, ~/.kube/config, or in-cluster
+	Context    string
+	// Namespace limits namespaced kinds to one namespace; "" with
+	// AllNamespaces false means the kubeconfig context's namespace.
+	Namespace     string
+	AllNamespaces bool
+	QPS           float32
+	Burst         int
+	PageSize      int64
+	// Progress, when set, receives one status line per kind read (the CLI
+	// sets it only when stderr is a terminal).
+	Progress func(string)
+}
+
+// Config resolves the client config and the namespace to read ("" for
+// all), as kubectl does: the flags, then the kubeconfig, then the
+// in-cluster service account.
+func Config(o Options) (*rest.Config, string, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	if o.Kubeconfig != "" {
+		rules.ExplicitPath = o.Kubeconfig
+	}
+	overrides := &clientcmd.ConfigOverrides{CurrentContext: o.Context}
+	if o.Namespace != "" {
+		overrides.Context.Namespace = o.Namespace
+	}
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
+	cfg, err := cc.ClientConfig()
+	if err != nil {
+		return nil, "", fmt.Errorf("loading the cluster config: %w (set --kubeconfig or KUBECONFIG, or run in a pod with a service account)", err)
+	}
+	ns := ""
+	if !o.AllNamespaces {
+		if ns, _, err = cc.Namespace(); err != nil {
+			return nil, "", fmt.Errorf("reading the namespace of the context: %w", err)
+		}
+	}
+	cfg = rest.CopyConfig(cfg)
+	cfg.QPS, cfg.Burst = o.QPS, o.Burst
+	if cfg.QPS == 0 {
+		cfg.QPS = DefaultQPS
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = DefaultBurst
+	}
+	// Every kind read is a built-in type the API serves in protobuf.
+	cfg.ContentType = "application/vnd.kubernetes.protobuf"
+	cfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
+	cfg.UserAgent = "winkube"
+	return cfg, ns, nil
+}

@@ -1,0 +1,177 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/winkube/winkube/internal/live"
+)
+
+// Read resolves the config and reads the cluster.
+func Read(ctx context.Context, o Options) (*live.Snapshot, error) {
+	cfg, ns, err := Config(o)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("building the client: %w", err)
+	}
+	return ReadWith(ctx, cs, ns, o)
+}
+
+// ReadWith reads the cluster through cs; ns is the namespace of the
+// namespaced kinds, "" for all.
+func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options) (*live.Snapshot, error) {
+	if o.PageSize <= 0 {
+		o.PageSize = DefaultPageSize
+	}
+	v, err := cs.Discovery().ServerVersion()
+	if err != nil {
+		return nil, fmt.Errorf("reading the server version: %w", err)
+	}
+	s := &live.Snapshot{Server: v.GitVersion, Namespace: ns}
+	r := &reader{s: s, ns: ns, limit: o.PageSize, progress: o.Progress}
+	core, apps, batch := cs.CoreV1(), cs.AppsV1(), cs.BatchV1()
+	tasks := []func(context.Context) error{
+		func(ctx context.Context) (err error) {
+			s.Nodes, err = list(ctx, r, "", "nodes", "", core.Nodes().List, func(l *corev1.NodeList) []corev1.Node { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.Namespaces, err = list(ctx, r, "", "namespaces", "", core.Namespaces().List, func(l *corev1.NamespaceList) []corev1.Namespace { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.RuntimeClasses, err = list(ctx, r, "node.k8s.io", "runtimeclasses", "", cs.NodeV1().RuntimeClasses().List, func(l *nodev1.RuntimeClassList) []nodev1.RuntimeClass { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.Pods, err = list(ctx, r, "", "pods", ns, core.Pods(ns).List, func(l *corev1.PodList) []corev1.Pod { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.Services, err = list(ctx, r, "", "services", ns, core.Services(ns).List, func(l *corev1.ServiceList) []corev1.Service { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.ReplicationControllers, err = list(ctx, r, "", "replicationcontrollers", ns, core.ReplicationControllers(ns).List, func(l *corev1.ReplicationControllerList) []corev1.ReplicationController { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.Deployments, err = list(ctx, r, "apps", "deployments", ns, apps.Deployments(ns).List, func(l *appsv1.DeploymentList) []appsv1.Deployment { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.StatefulSets, err = list(ctx, r, "apps", "statefulsets", ns, apps.StatefulSets(ns).List, func(l *appsv1.StatefulSetList) []appsv1.StatefulSet { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.DaemonSets, err = list(ctx, r, "apps", "daemonsets", ns, apps.DaemonSets(ns).List, func(l *appsv1.DaemonSetList) []appsv1.DaemonSet { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.ReplicaSets, err = list(ctx, r, "apps", "replicasets", ns, apps.ReplicaSets(ns).List, func(l *appsv1.ReplicaSetList) []appsv1.ReplicaSet { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.Jobs, err = list(ctx, r, "batch", "jobs", ns, batch.Jobs(ns).List, func(l *batchv1.JobList) []batchv1.Job { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.CronJobs, err = list(ctx, r, "batch", "cronjobs", ns, batch.CronJobs(ns).List, func(l *batchv1.CronJobList) []batchv1.CronJob { return l.Items })
+			return err
+		},
+		func(ctx context.Context) error { return r.events(ctx, cs) },
+	}
+	if err := parallel(ctx, tasks); err != nil {
+		return nil, err
+	}
+	sort.Slice(s.Denied, func(i, j int) bool { return s.Denied[i].Resource < s.Denied[j].Resource })
+	sort.SliceStable(s.Events, func(i, j int) bool { return s.Events[i].Last.Before(s.Events[j].Last) })
+	return s, nil
+}
+
+// reader carries what the parallel lists share.
+type reader struct {
+	s        *live.Snapshot
+	ns       string
+	limit    int64
+	progress func(string)
+	mu       sync.Mutex
+}
+
+func (r *reader) deny(group, resource, ns string, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.s.Denied = append(r.s.Denied, live.Denied{Group: group, Resource: resource, Namespace: ns, Err: err.Error()})
+}
+
+func (r *reader) report(resource string, n int) {
+	if r.progress == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.progress(fmt.Sprintf("read %d %s", n, resource))
+}
+
+// list reads every page of one kind. Managed fields are dropped: nothing
+// downstream reads them and they are a large share of an object's size.
+// A kind the credentials may not list is recorded in Denied, not an
+// error.
+func list[L interface{ GetContinue() string }, T any, PT interface {
+	*T
+	metav1.Object
+}](ctx context.Context, r *reader, group, resource, ns string,
+	fetch func(context.Context, metav1.ListOptions) (L, error), items func(L) []T) ([]PT, error) {
+	var out []PT
+	opts := metav1.ListOptions{Limit: r.limit}
+	for {
+		l, err := fetch(ctx, opts)
+		if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
+			r.deny(group, resource, ns, err)
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", resource, err)
+		}
+		page := items(l)
+		for i := range page {
+			p := PT(&page[i])
+			p.SetManagedFields(nil)
+			out = append(out, p)
+		}
+		if opts.Continue = l.GetContinue(); opts.Continue == "" {
+			break
+		}
+	}
+	r.report(resource, len(out))
+	return out, nil
+}
+
+// parallel runs the tasks at once and returns their errors joined.
+func parallel(ctx context.Context, tasks []func(context.Context) error) error {
+	errs := make([]error, len(tasks))
+	var wg sync.WaitGroup
+	for i, t := range tasks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = t(ctx)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,172 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
+)
+
+const auditNS = "winkube-audit"
+
+// applyRBAC creates the objects of deploy/audit-rbac.yaml as kubectl
+// apply would.
+func applyRBAC(t *testing.T, ctx context.Context) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "deploy", "audit-rbac.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cp.Client
+	for i, doc := range bytes.Split(data, []byte("\n---\n")) {
+		var meta metav1.TypeMeta
+		if err := yaml.Unmarshal(doc, &meta); err != nil {
+			t.Fatalf("document %d: %v", i, err)
+		}
+		switch meta.Kind {
+		case "Namespace":
+			var o corev1.Namespace
+			decode(t, doc, &o)
+			_, err = c.CoreV1().Namespaces().Create(ctx, &o, metav1.CreateOptions{})
+		case "ServiceAccount":
+			var o corev1.ServiceAccount
+			decode(t, doc, &o)
+			_, err = c.CoreV1().ServiceAccounts(o.Namespace).Create(ctx, &o, metav1.CreateOptions{})
+		case "ClusterRole":
+			var o rbacv1.ClusterRole
+			decode(t, doc, &o)
+			_, err = c.RbacV1().ClusterRoles().Create(ctx, &o, metav1.CreateOptions{})
+		case "ClusterRoleBinding":
+			var o rbacv1.ClusterRoleBinding
+			decode(t, doc, &o)
+			_, err = c.RbacV1().ClusterRoleBindings().Create(ctx, &o, metav1.CreateOptions{})
+		default:
+			t.Fatalf("document %d: unexpected kind %q in audit-rbac.yaml", i, meta.Kind)
+		}
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatalf("creating %s: %v", meta.Kind, err)
+		}
+	}
+}
+
+func decode(t *testing.T, doc []byte, v any) {
+	t.Helper()
+	if err := yaml.UnmarshalStrict(doc, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tokenConfig returns a client config and a kubeconfig file that
+// authenticate as the ServiceAccount, with a token from TokenRequest.
+func tokenConfig(t *testing.T, ctx context.Context, ns, sa string) (*rest.Config, string) {
+	t.Helper()
+	tr, err := cp.Client.CoreV1().ServiceAccounts(ns).CreateToken(ctx, sa, &authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("token for %s/%s: %v", ns, sa, err)
+	}
+	cfg := &rest.Config{Host: cp.Config.Host, BearerToken: tr.Status.Token, TLSClientConfig: rest.TLSClientConfig{CAData: cp.Config.CAData}}
+	kc := fmt.Sprintf(`{"apiVersion": "v1", "kind": "Config",
+  "clusters": [{"name": "c", "cluster": {"server": %q, "certificate-authority-data": %q}}],
+  "users": [{"name": "%s", "user": {"token": %q}}],
+  "contexts": [{"name": "c", "context": {"cluster": "c", "user": "%s", "namespace": %q}}],
+  "current-context": "c"}`, cp.Config.Host, base64.StdEncoding.EncodeToString(cp.Config.CAData), sa, tr.Status.Token, sa, ns)
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(path, []byte(kc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, path
+}
+
+// TestAuditUnderShippedClusterRole: the audit and doctor run with the
+// ServiceAccount token of deploy/audit-rbac.yaml without a permission
+// error, and report what the admin run reports.
+func TestAuditUnderShippedClusterRole(t *testing.T) {
+	ctx := t.Context()
+	applyRBAC(t, ctx)
+	cfg, kubeconfig := tokenConfig(t, ctx, auditNS, "winkube-audit")
+
+	_, rep, out := runAudit(t, "--kubeconfig", kubeconfig)
+	for _, f := range rep.Findings {
+		if f.Rule == "permission-denied" {
+			t.Errorf("permission-denied under the shipped ClusterRole: %s", f.Message)
+		}
+	}
+	_, _, admin := runAudit(t, "--kubeconfig", cp.KubeconfigPath)
+	if out != admin {
+		t.Error("the audit under the ClusterRole differs from the admin's")
+	}
+	code, _, stderr := winkube(t, "doctor", "--kubeconfig", kubeconfig, "-A", "-o", "json")
+	if code != 1 || stderr != "" {
+		t.Errorf("doctor under the ClusterRole: exit %d, stderr %q", code, stderr)
+	}
+
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CoreV1().Secrets("").List(ctx, metav1.ListOptions{}); !apierrors.IsForbidden(err) {
+		t.Errorf("listing Secrets with the winkube-audit token: %v, want Forbidden", err)
+	}
+	if _, err := cs.CoreV1().Secrets(ns).Get(ctx, "any", metav1.GetOptions{}); !apierrors.IsForbidden(err) {
+		t.Errorf("getting a Secret with the winkube-audit token: %v, want Forbidden", err)
+	}
+	if _, err := cs.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{}); !apierrors.IsForbidden(err) {
+		t.Errorf("listing ConfigMaps with the winkube-audit token: %v, want Forbidden", err)
+	}
+	if _, err := cs.CoreV1().Pods(ns).Create(ctx, winPod("intruder", "", servercore2022), metav1.CreateOptions{}); !apierrors.IsForbidden(err) {
+		t.Errorf("creating a pod with the winkube-audit token: %v, want Forbidden", err)
+	}
+}
+
+// TestAuditWithMissingPermissions: a ServiceAccount that may list only
+// nodes and pods gets permission-denied findings naming what to grant,
+// and the rest of the audit still runs.
+func TestAuditWithMissingPermissions(t *testing.T) {
+	ctx := t.Context()
+	c := cp.Client
+	if err := cp.CreateNamespace(ctx, "limited"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CoreV1().ServiceAccounts("limited").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "limited"}}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	role := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "winkube-limited"}, Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"nodes", "pods"}, Verbs: []string{"list"}}}}
+	if _, err := c.RbacV1().ClusterRoles().Create(ctx, role, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	bind := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "winkube-limited"}, RoleRef: rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role.Name},
+		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: "limited", Namespace: "limited"}}}
+	if _, err := c.RbacV1().ClusterRoleBindings().Create(ctx, bind, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	_, kubeconfig := tokenConfig(t, ctx, "limited", "limited")
+	_, rep, _ := runAudit(t, "--kubeconfig", kubeconfig)
+	denied := map[string]bool{}
+	nodeRules := 0
+	for _, f := range rep.Findings {
+		if f.Rule == "permission-denied" {
+			denied[f.Message[len("cannot list "):][:len("deployments")]] = true
+		}
+		if f.Rule == "windows-node-not-ready" {
+			nodeRules++
+		}
+	}
+	if !denied["deployments"] || len(denied) < 5 {
+		t.Errorf("permission-denied findings for %v, want deployments and the other kinds not granted", denied)
+	}
+	if nodeRules != 1 {
+		t.Errorf("node rules did not run on the nodes the account may list (windows-node-not-ready: %d findings)", nodeRules)
+	}
+}
