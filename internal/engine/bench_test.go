@@ -57,18 +57,23 @@ func benchLint(b *testing.B, n int, files bool) {
 	b.ResetTimer()
 	cpu := cpuTime()
 	for b.Loop() {
-		ins, errs := manifest.Inputs([]string{path}, nil)
-		if len(errs) > 0 {
-			b.Fatal(errs[0])
-		}
-		res, err := engine.Run(context.Background(), ins, opts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		objects += res.Objects
+		objects += lintOnce(b, path, opts).Objects
 	}
 	b.ReportMetric(float64(objects)/b.Elapsed().Seconds(), "objects/s")
 	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/float64(objects), "cpu-µs/object")
+}
+
+// lintOnce reads path and runs the engine over it, as winkube lint does.
+func lintOnce(b *testing.B, path string, opts engine.Options) *engine.Result {
+	ins, errs := manifest.Inputs([]string{path}, nil)
+	if len(errs) > 0 {
+		b.Fatal(errs[0])
+	}
+	res, err := engine.Run(context.Background(), ins, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return res
 }
 
 // cpuTime is the CPU time the process has used, all threads: on a
@@ -109,14 +114,7 @@ func BenchmarkPhases(b *testing.B) {
 			b.ReportAllocs()
 			cpu := cpuTime()
 			for b.Loop() {
-				ins, errs := manifest.Inputs([]string{path}, nil)
-				if len(errs) > 0 {
-					b.Fatal(errs[0])
-				}
-				res, err := engine.Run(context.Background(), ins, opts)
-				if err != nil {
-					b.Fatal(err)
-				}
+				res := lintOnce(b, path, opts)
 				objects += res.Objects
 				findings += len(res.Findings)
 				if phase.render {
