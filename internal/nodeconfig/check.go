@@ -30,7 +30,7 @@ type Options struct {
 	BuildNumber int
 	// ContainerdMajor is the containerd release line (1 or 2); 0 when unknown.
 	ContainerdMajor int
-	Model winsupport.Model
+	Model           winsupport.Model
 }
 
 // Pass is what a check sees: every file and the options.

@@ -15,7 +15,7 @@ type containerdLayout struct {
 	// paths of tables, as field paths
 	cni, images, runtimes, containerd string
 	// values
-	sandbox, sandboxPath string
+	sandbox, sandboxPath  string
 	snapshotter, snapPath string
 }
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/winkube/winkube/internal/manifest"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	proxyv1alpha1 "k8s.io/kube-proxy/config/v1alpha1"
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 )
 
 // Kind is what a node configuration file is.

@@ -53,9 +53,9 @@ func hnsPolicies(p plugin) (int, []policy) {
 var cniPolicyVersion = &rule.Rule{
 	ID: "cni-hns-policy-version", Title: "HNS policy keys of the other API version are ignored", Severity: rule.Error, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A CNI configuration whose HNS endpoint policies use v1 keys (`ExceptionList`, `ROUTE`, `DestinationPrefix` at the top of the value) with `apiVersion: 2`, or v2 keys (`Settings`, `SDNRoute`) without it.",
-		Why:  "The Windows CNI plugins decode the policies for the API version the config declares and drop what they do not recognise without an error: the OutBoundNAT exceptions or the service route never reach HNS, so pods cannot reach Services or each other across nodes while everything looks configured.",
-		Fix:  "Write every policy in the config's version: v1 `{\"Type\": \"OutBoundNAT\", \"ExceptionList\": [...]}`, `{\"Type\": \"ROUTE\", \"DestinationPrefix\": ..., \"NeedEncap\": true}`; v2 `{\"Type\": \"OutBoundNAT\", \"Settings\": {\"Exceptions\": [...]}}`, `{\"Type\": \"SDNRoute\", \"Settings\": {...}}`.",
+		What:    "A CNI configuration whose HNS endpoint policies use v1 keys (`ExceptionList`, `ROUTE`, `DestinationPrefix` at the top of the value) with `apiVersion: 2`, or v2 keys (`Settings`, `SDNRoute`) without it.",
+		Why:     "The Windows CNI plugins decode the policies for the API version the config declares and drop what they do not recognise without an error: the OutBoundNAT exceptions or the service route never reach HNS, so pods cannot reach Services or each other across nodes while everything looks configured.",
+		Fix:     "Write every policy in the config's version: v1 `{\"Type\": \"OutBoundNAT\", \"ExceptionList\": [...]}`, `{\"Type\": \"ROUTE\", \"DestinationPrefix\": ..., \"NeedEncap\": true}`; v2 `{\"Type\": \"OutBoundNAT\", \"Settings\": {\"Exceptions\": [...]}}`, `{\"Type\": \"SDNRoute\", \"Settings\": {...}}`.",
 		Sources: []string{srcHNSNetconf, "microsoft/hcsshim hcn/hcnpolicy.go (v2 policy types: OutBoundNAT, SDNRoute with Settings)"},
 	},
 }
@@ -94,9 +94,9 @@ func runPolicyVersion(p *Pass) {
 var cniOutboundNAT = &rule.Rule{
 	ID: "cni-outbound-nat-exceptions", Title: "OutBoundNAT exceptions miss the cluster or service CIDR", Severity: rule.Error, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "An OutBoundNAT policy whose exception list does not cover the pod CIDR and the service CIDR (from `--pod-cidr`/`--service-cidr`, or flannel's net-conf.json `Network` when given).",
-		Why:  "Traffic to addresses outside the exceptions is SNATed to the node's IP. Pod-to-pod traffic that is NATed breaks network policy and return paths; service traffic that is NATed before kube-proxy's load balancer never reaches the endpoints.",
-		Fix:  "List the cluster's pod CIDR and service CIDR (and the node subnet for l2bridge) in the OutBoundNAT exceptions.",
+		What:    "An OutBoundNAT policy whose exception list does not cover the pod CIDR and the service CIDR (from `--pod-cidr`/`--service-cidr`, or flannel's net-conf.json `Network` when given).",
+		Why:     "Traffic to addresses outside the exceptions is SNATed to the node's IP. Pod-to-pod traffic that is NATed breaks network policy and return paths; service traffic that is NATed before kube-proxy's load balancer never reaches the endpoints.",
+		Fix:     "List the cluster's pod CIDR and service CIDR (and the node subnet for l2bridge) in the OutBoundNAT exceptions.",
 		Sources: []string{srcHNSNetconf, "kubernetes-sigs/sig-windows-tools flannel cni config (ExceptionList: cluster CIDR, service CIDR)", "seed 004 (OutBoundNAT ExceptionList)"},
 	},
 }
@@ -167,9 +167,9 @@ func flannelNetwork(files []*File) (netip.Prefix, bool) {
 var flannelVXLAN = &rule.Rule{
 	ID: "flannel-vxlan-windows", Title: "flannel VXLAN settings the Windows node cannot use", Severity: rule.Error, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A flannel net-conf.json with a VXLAN backend whose `VNI` is unset or below 4096, or whose `Port` is unset or not 4789.",
-		Why:  "Windows flannel accepts only VNI 4096 or more and UDP port 4789 (`invalid VXLAN backend config. VNI [1] must be greater than or equal to 4096 on Windows`). Left unset, Linux flannel uses VNI 1 and port 8472 while Windows uses 4096 and 4789, so the two sides never reach each other: pods on Windows cannot talk to pods on Linux.",
-		Fix:  "Set `\"Backend\": {\"Type\": \"vxlan\", \"VNI\": 4096, \"Port\": 4789}` in the net-conf.json both sides read (the kube-flannel-cfg ConfigMap).",
+		What:    "A flannel net-conf.json with a VXLAN backend whose `VNI` is unset or below 4096, or whose `Port` is unset or not 4789.",
+		Why:     "Windows flannel accepts only VNI 4096 or more and UDP port 4789 (`invalid VXLAN backend config. VNI [1] must be greater than or equal to 4096 on Windows`). Left unset, Linux flannel uses VNI 1 and port 8472 while Windows uses 4096 and 4789, so the two sides never reach each other: pods on Windows cannot talk to pods on Linux.",
+		Fix:     "Set `\"Backend\": {\"Type\": \"vxlan\", \"VNI\": 4096, \"Port\": 4789}` in the net-conf.json both sides read (the kube-flannel-cfg ConfigMap).",
 		Sources: []string{srcFlannelWin, "flannel-io/flannel pkg/backend/vxlan/vxlan.go (Linux defaults VNI 1, port 8472)", "seed 004 (restricted to VNI 4096 and UDP port 4789)"},
 	},
 }

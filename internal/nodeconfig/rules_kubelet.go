@@ -19,9 +19,9 @@ const (
 var kubeletCgroupsPerQOS = &rule.Rule{
 	ID: "kubelet-cgroups-per-qos", Title: "cgroupsPerQOS is ignored on Windows", Severity: rule.Warning, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A KubeletConfiguration that leaves `cgroupsPerQOS` unset (it defaults to true) or sets it to true.",
-		Why:  "Windows has no cgroups. The Windows kubelet logs `ignored configuration option: CgroupsPerQOS (--cgroups-per-qos) true is not supported on Windows` at every start, which hides real warnings, and the option suggests QoS isolation the node does not give.",
-		Fix:  "Set `cgroupsPerQOS: false` (and `enforceNodeAllocatable: [none]`, which Linux validation then requires).",
+		What:    "A KubeletConfiguration that leaves `cgroupsPerQOS` unset (it defaults to true) or sets it to true.",
+		Why:     "Windows has no cgroups. The Windows kubelet logs `ignored configuration option: CgroupsPerQOS (--cgroups-per-qos) true is not supported on Windows` at every start, which hides real warnings, and the option suggests QoS isolation the node does not give.",
+		Fix:     "Set `cgroupsPerQOS: false` (and `enforceNodeAllocatable: [none]`, which Linux validation then requires).",
 		Sources: []string{srcKubeletWindows, srcKubeletDefault + " (cgroupsPerQOS defaults to true)"},
 	},
 }
@@ -41,9 +41,9 @@ func runCgroupsPerQOS(p *Pass) {
 var kubeletEnforceNodeAllocatable = &rule.Rule{
 	ID: "kubelet-enforce-node-allocatable", Title: "enforceNodeAllocatable other than none is ignored on Windows", Severity: rule.Warning, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A KubeletConfiguration whose `enforceNodeAllocatable` holds anything but `none`, including the default `[pods]` when it is unset.",
-		Why:  "Node allocatable is enforced with cgroups, which Windows lacks. The Windows kubelet logs `ignored configuration option: EnforceNodeAllocatable (--enforce-node-allocatable) [pods] is not supported on Windows`; the reserves still shape the node's allocatable, but nothing stops pods from using more.",
-		Fix:  "Set `enforceNodeAllocatable: [none]` and size `systemReserved`/`kubeReserved` so the scheduler leaves room for the OS.",
+		What:    "A KubeletConfiguration whose `enforceNodeAllocatable` holds anything but `none`, including the default `[pods]` when it is unset.",
+		Why:     "Node allocatable is enforced with cgroups, which Windows lacks. The Windows kubelet logs `ignored configuration option: EnforceNodeAllocatable (--enforce-node-allocatable) [pods] is not supported on Windows`; the reserves still shape the node's allocatable, but nothing stops pods from using more.",
+		Fix:     "Set `enforceNodeAllocatable: [none]` and size `systemReserved`/`kubeReserved` so the scheduler leaves room for the OS.",
 		Sources: []string{srcKubeletWindows, srcKubeletDefault + " (enforceNodeAllocatable defaults to [pods])"},
 	},
 }
@@ -64,9 +64,9 @@ func runEnforceNodeAllocatable(p *Pass) {
 var kubeletLinuxOnlyOption = &rule.Rule{
 	ID: "kubelet-windows-invalid-option", Title: "the Windows kubelet refuses to start with singleProcessOOMKill or userNamespaces", Severity: rule.Error, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A KubeletConfiguration that sets `singleProcessOOMKill` or `userNamespaces`.",
-		Why:  "Both are Linux kernel features. The Windows kubelet's configuration validation fails with `invalid configuration: singleProcessOOMKill is not supported on Windows` or `invalid configuration: userNamespaces is not supported on Windows` and the kubelet exits, so the node never registers.",
-		Fix:  "Remove the field from the Windows node's KubeletConfiguration (keep it in the Linux nodes' one).",
+		What:    "A KubeletConfiguration that sets `singleProcessOOMKill` or `userNamespaces`.",
+		Why:     "Both are Linux kernel features. The Windows kubelet's configuration validation fails with `invalid configuration: singleProcessOOMKill is not supported on Windows` or `invalid configuration: userNamespaces is not supported on Windows` and the kubelet exits, so the node never registers.",
+		Fix:     "Remove the field from the Windows node's KubeletConfiguration (keep it in the Linux nodes' one).",
 		Sources: []string{srcKubeletWindows},
 	},
 }
@@ -88,9 +88,9 @@ const ContainerdPipe = "npipe:////./pipe/containerd-containerd"
 var kubeletRuntimeEndpoint = &rule.Rule{
 	ID: "kubelet-runtime-endpoint", Title: "the container runtime endpoint is a Unix socket", Severity: rule.Error, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A KubeletConfiguration whose `containerRuntimeEndpoint` or `imageServiceEndpoint` is a `unix://` socket, or that leaves `containerRuntimeEndpoint` unset (its default, `unix:///run/containerd/containerd.sock`, is the same on every OS).",
-		Why:  "The Windows kubelet reaches containerd over a named pipe. With a Unix socket it cannot talk to the runtime and the node never becomes Ready.",
-		Fix:  "Set `containerRuntimeEndpoint: \"npipe:////./pipe/containerd-containerd\"`. If a `--container-runtime-endpoint` flag sets it instead (kubeadm's kubeadm-flags.env), this finding on an unset field is expected: set the field so the file says what the node runs.",
+		What:    "A KubeletConfiguration whose `containerRuntimeEndpoint` or `imageServiceEndpoint` is a `unix://` socket, or that leaves `containerRuntimeEndpoint` unset (its default, `unix:///run/containerd/containerd.sock`, is the same on every OS).",
+		Why:     "The Windows kubelet reaches containerd over a named pipe. With a Unix socket it cannot talk to the runtime and the node never becomes Ready.",
+		Fix:     "Set `containerRuntimeEndpoint: \"npipe:////./pipe/containerd-containerd\"`. If a `--container-runtime-endpoint` flag sets it instead (kubeadm's kubeadm-flags.env), this finding on an unset field is expected: set the field so the file says what the node runs.",
 		Sources: []string{srcKubeletDefault, "kubernetes/kubernetes v1.36.3 cmd/kubelet/app/options/options.go (--container-runtime-endpoint: Unix Domain Sockets are supported on Linux, while npipe and tcp endpoints are supported on Windows)", "seed 002 (npipe:////./pipe/containerd-containerd)"},
 	},
 }
@@ -117,9 +117,9 @@ var MinMemoryReserve = resource.MustParse("2Gi")
 var kubeletReserves = &rule.Rule{
 	ID: "kubelet-memory-reserve", Title: "less than 2Gi of memory reserved for the OS", Severity: rule.Warning, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A KubeletConfiguration whose `systemReserved` and `kubeReserved` memory together are under 2Gi.",
-		Why:  "Windows cannot enforce allocatable (no cgroups), so the reserves are the only thing keeping the scheduler from filling the node. The OS, kubelet, containerd and kube-proxy need about 2Gi; with less, pods push the node into paging and it goes NotReady.",
-		Fix:  "Reserve at least 2Gi of memory, e.g. `systemReserved: {memory: 2Gi}`.",
+		What:    "A KubeletConfiguration whose `systemReserved` and `kubeReserved` memory together are under 2Gi.",
+		Why:     "Windows cannot enforce allocatable (no cgroups), so the reserves are the only thing keeping the scheduler from filling the node. The OS, kubelet, containerd and kube-proxy need about 2Gi; with less, pods push the node into paging and it goes NotReady.",
+		Fix:     "Reserve at least 2Gi of memory, e.g. `systemReserved: {memory: 2Gi}`.",
 		Sources: []string{"kubernetes.io/docs/concepts/configuration/windows-resource-management (reserve at least 2GiB of memory)", "seed 002 (recommend 2 Gi minimum for memory)"},
 	},
 }
@@ -149,9 +149,9 @@ func runReserves(p *Pass) {
 var kubeletEvictionHard = &rule.Rule{
 	ID: "kubelet-eviction-hard", Title: "no hard eviction threshold for memory", Severity: rule.Warning, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A KubeletConfiguration with no `evictionHard` `memory.available` threshold.",
-		Why:  "Windows has no OOM killer: a node out of memory pages to disk and stops answering instead of killing a container. The kubelet's hard eviction threshold is what evicts pods before that happens; relying on the built-in 100Mi default leaves too little headroom on Windows.",
-		Fix:  "Set `evictionHard: {memory.available: 500Mi}` (or more) explicitly.",
+		What:    "A KubeletConfiguration with no `evictionHard` `memory.available` threshold.",
+		Why:     "Windows has no OOM killer: a node out of memory pages to disk and stops answering instead of killing a container. The kubelet's hard eviction threshold is what evicts pods before that happens; relying on the built-in 100Mi default leaves too little headroom on Windows.",
+		Fix:     "Set `evictionHard: {memory.available: 500Mi}` (or more) explicitly.",
 		Sources: []string{"kubernetes.io/docs/concepts/configuration/windows-resource-management (memory overprovisioning: Windows does not have an out-of-memory process killer)", srcKubeletDefault + " (DefaultEvictionHard)"},
 	},
 }
@@ -167,9 +167,9 @@ func runEvictionHard(p *Pass) {
 var kubeletResourceManagers = &rule.Rule{
 	ID: "kubelet-resource-managers", Title: "CPU, memory and topology manager policies are ignored on Windows", Severity: rule.Warning, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A KubeletConfiguration that sets `cpuManagerPolicy: static`, `memoryManagerPolicy: Static` or a `topologyManagerPolicy` other than `none` without enabling the `WindowsCPUAndMemoryAffinity` feature gate.",
-		Why:  "The Windows container manager creates the CPU, memory and topology managers only when `WindowsCPUAndMemoryAffinity` (alpha, off by default in 1.36) is on; otherwise the policies are silently ignored and pods get no exclusive CPUs.",
-		Fix:  "Remove the policies, or enable the alpha gate `WindowsCPUAndMemoryAffinity: true` knowingly.",
+		What:    "A KubeletConfiguration that sets `cpuManagerPolicy: static`, `memoryManagerPolicy: Static` or a `topologyManagerPolicy` other than `none` without enabling the `WindowsCPUAndMemoryAffinity` feature gate.",
+		Why:     "The Windows container manager creates the CPU, memory and topology managers only when `WindowsCPUAndMemoryAffinity` (alpha, off by default in 1.36) is on; otherwise the policies are silently ignored and pods get no exclusive CPUs.",
+		Fix:     "Remove the policies, or enable the alpha gate `WindowsCPUAndMemoryAffinity: true` knowingly.",
 		Sources: []string{"kubernetes/kubernetes v1.36.3 pkg/kubelet/cm/container_manager_windows.go", "kubernetes/kubernetes v1.36.3 pkg/features/kube_features.go (WindowsCPUAndMemoryAffinity: alpha since 1.32, default false)"},
 	},
 }
@@ -192,9 +192,9 @@ func runResourceManagers(p *Pass) {
 var lockedFeatureGate = &rule.Rule{
 	ID: "node-locked-feature-gate", Title: "WinDSR or WinOverlay set to false", Severity: rule.Error, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What: "A KubeletConfiguration or KubeProxyConfiguration whose `featureGates` set `WinDSR` or `WinOverlay` to false.",
-		Why:  "Both gates are GA and locked to true since 1.34. Setting one to false fails the component's start with `cannot set feature gate WinDSR to false, feature is locked to true`.",
-		Fix:  "Remove the gate from `featureGates`; to turn DSR off, set `winkernel.enableDSR: false` instead.",
+		What:    "A KubeletConfiguration or KubeProxyConfiguration whose `featureGates` set `WinDSR` or `WinOverlay` to false.",
+		Why:     "Both gates are GA and locked to true since 1.34. Setting one to false fails the component's start with `cannot set feature gate WinDSR to false, feature is locked to true`.",
+		Fix:     "Remove the gate from `featureGates`; to turn DSR off, set `winkernel.enableDSR: false` instead.",
 		Sources: []string{"kubernetes/kubernetes v1.36.3 pkg/features/kube_features.go (WinDSR, WinOverlay: GA, LockToDefault since 1.34)", "kubernetes/component-base v0.36.3 featuregate/feature_gate.go (cannot set feature gate %v to %v, feature is locked to %v)"},
 	},
 }
