@@ -60,11 +60,11 @@ func networks(files []*File) []network {
 			for _, p := range plugins(f) {
 				_, hns := p.hnsPath()
 				t := strings.ToLower(p.typ())
-				if n.cni == "" || t == "flannel" || t == "calico" || t == "antrea" || strings.HasPrefix(t, "win-") || t == "azure-vnet" {
+				if n.cni == "" || t == "flannel" || t == "calico" || t == "antrea" || strings.HasPrefix(t, "win-") || strings.HasPrefix(t, "sdn") || t == "azure-vnet" {
 					n.cni = t
 				}
 				switch {
-				case str(hns["type"]) == "win-overlay":
+				case str(hns["type"]) == "win-overlay" || str(hns["type"]) == "sdnoverlay":
 					n.overlay = true
 				case t == "calico" && strings.EqualFold(str(p.conf["mode"]), "vxlan"):
 					n.overlay = true

@@ -20,13 +20,23 @@ type policy struct {
 	value map[string]any
 }
 
-// hnsPolicies returns the plugin's HNS API version (1 unless apiVersion
-// says 2) and its EndpointPolicy values, from policies (win-bridge,
-// win-overlay, flannel's delegate, Calico) or AdditionalArgs (Azure CNI).
+// hnsPolicies returns the plugin's HNS API version and its EndpointPolicy
+// values, from policies (win-bridge, win-overlay, flannel's delegate,
+// Calico) or AdditionalArgs (sdnbridge, sdnoverlay, Azure CNI). The
+// version is 1 or 2 for the containernetworking plugins (apiVersion,
+// default 1), 2 for microsoft/windows-container-networking's sdnbridge and
+// sdnoverlay (HCN only), and 0 (unknown) for other plugins without an
+// apiVersion, whose policy schema winkube does not assume.
 func hnsPolicies(p plugin) (int, []policy) {
 	base, hns := p.hnsPath()
-	version := 1
-	if v, _ := lookupFold(hns, "apiVersion"); v != nil {
+	version := 0
+	switch strings.ToLower(str(hns["type"])) {
+	case "win-bridge", "win-overlay":
+		version = 1
+	case "sdnbridge", "sdnoverlay":
+		version = 2
+	}
+	if v, _ := lookupFold(hns, "apiVersion"); v != nil && version != 2 {
 		if n, ok := num(v); ok {
 			version = int(n)
 		}
@@ -53,7 +63,7 @@ func hnsPolicies(p plugin) (int, []policy) {
 var cniPolicyVersion = &rule.Rule{
 	ID: "cni-hns-policy-version", Title: "HNS policy keys of the other API version are ignored", Severity: rule.Error, Category: rule.NodeConfig,
 	Doc: rule.Doc{
-		What:    "A CNI configuration whose HNS endpoint policies use v1 keys (`ExceptionList`, `ROUTE`, `DestinationPrefix` at the top of the value) with `apiVersion: 2`, or v2 keys (`Settings`, `SDNRoute`) without it.",
+		What:    "A CNI configuration whose HNS endpoint policies use v1 keys (`ExceptionList`, `ROUTE`, `DestinationPrefix` at the top of the value) with `apiVersion: 2`, or v2 keys (`Settings`, `SDNRoute`) without it. sdnbridge and sdnoverlay (microsoft/windows-container-networking) always use v2; other plugins are checked only when they say `apiVersion`.",
 		Why:     "The Windows CNI plugins decode the policies for the API version the config declares and drop what they do not recognise without an error: the OutBoundNAT exceptions or the service route never reach HNS, so pods cannot reach Services or each other across nodes while everything looks configured.",
 		Fix:     "Write every policy in the config's version: v1 `{\"Type\": \"OutBoundNAT\", \"ExceptionList\": [...]}`, `{\"Type\": \"ROUTE\", \"DestinationPrefix\": ..., \"NeedEncap\": true}`; v2 `{\"Type\": \"OutBoundNAT\", \"Settings\": {\"Exceptions\": [...]}}`, `{\"Type\": \"SDNRoute\", \"Settings\": {...}}`.",
 		Sources: []string{srcHNSNetconf, "microsoft/hcsshim hcn/hcnpolicy.go (v2 policy types: OutBoundNAT, SDNRoute with Settings)"},
@@ -64,6 +74,9 @@ func runPolicyVersion(p *Pass) {
 	for _, f := range p.Of(CNI) {
 		for _, pl := range plugins(f) {
 			version, pols := hnsPolicies(pl)
+			if version == 0 {
+				continue
+			}
 			for _, pol := range pols {
 				var bad []string
 				for k := range pol.value {
@@ -122,11 +135,12 @@ func runOutboundNAT(p *Pass) {
 					continue
 				}
 				var list any
-				if version == 2 {
+				if version != 1 {
 					s, _ := lookupFold(pol.value, "Settings")
 					sm, _ := s.(map[string]any)
 					list, _ = lookupFold(sm, "Exceptions")
-				} else {
+				}
+				if version != 2 && list == nil {
 					list, _ = lookupFold(pol.value, "ExceptionList")
 				}
 				items, _ := list.([]any)
