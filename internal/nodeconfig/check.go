@@ -59,8 +59,18 @@ func (p *Pass) Reportf(f *File, path, format string, args ...any) {
 
 // Report reports a finding with a hint saying what to do.
 func (p *Pass) Report(f *File, path, hint, msg string) {
+	p.report(f, path, hint, msg, p.Rule.Severity)
+}
+
+// Warn reports a finding one level below the rule's severity, for a case
+// where the files alone cannot show that the problem is real.
+func (p *Pass) Warn(f *File, path, hint, msg string) {
+	p.report(f, path, hint, msg, max(p.Rule.Severity-1, rule.Info))
+}
+
+func (p *Pass) report(f *File, path, hint, msg string, sev rule.Severity) {
 	line, col := f.Locate(path)
-	p.emit(rule.Finding{Rule: p.Rule.ID, Severity: p.Rule.Severity, Message: msg, Hint: hint,
+	p.emit(rule.Finding{Rule: p.Rule.ID, Severity: sev, Message: msg, Hint: hint,
 		Path: path, File: f.Path, Line: line, Column: col})
 }
 

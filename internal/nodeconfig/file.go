@@ -177,7 +177,7 @@ func parseJSON(path string, data []byte) (*File, error) {
 	switch {
 	case tree["cniVersion"] != nil || tree["plugins"] != nil || tree["type"] != nil:
 		f.Kind = CNI
-	case tree["Network"] != nil || tree["Backend"] != nil:
+	case fold(tree, "Network") != nil || fold(tree, "Backend") != nil:
 		f.Kind = FlannelNet
 	default:
 		return nil, &LoadError{File: path, Line: 1, Column: 1, Msg: "JSON file is neither a CNI network configuration (no cniVersion, type or plugins) nor a flannel net-conf.json (no Network or Backend)"}
@@ -188,7 +188,11 @@ func parseJSON(path string, data []byte) (*File, error) {
 func parseTOML(path string, data []byte) (*File, error) {
 	ix, err := tomlIndex(data)
 	if err != nil {
-		return nil, &LoadError{File: path, Msg: "not a KubeletConfiguration, KubeProxyConfiguration, CNI or flannel JSON, and not valid TOML for a containerd config.toml: " + err.Error()}
+		le := &LoadError{File: path, Msg: err.Error()}
+		errors.As(err, &le)
+		le.File = path
+		le.Msg = "not a KubeletConfiguration, KubeProxyConfiguration, CNI or flannel JSON, and not valid TOML for a containerd config.toml: " + le.Msg
+		return nil, le
 	}
 	var tree map[string]any
 	if err := toml.Unmarshal(data, &tree); err != nil {

@@ -72,25 +72,34 @@ func networks(files []*File) []network {
 			}
 			out = append(out, n)
 		case FlannelNet:
-			b, _ := f.Tree["Backend"].(map[string]any)
-			bt := strings.ToLower(str(b["Type"]))
-			n := network{file: f, cni: "flannel", overlay: bt == "vxlan", namePath: "Backend.name"}
-			n.name = str(b["name"])
+			bv, bk := lookupFold(f.Tree, "Backend")
+			b, _ := bv.(map[string]any)
+			tv, _ := lookupFold(b, "Type")
+			bt := strings.ToLower(str(tv))
+			nv, nk := lookupFold(b, "Name")
+			n := network{file: f, cni: "flannel", overlay: bt == "vxlan", namePath: child(bk, nk)}
+			n.name = str(nv)
 			switch {
 			case n.name != "":
 			case bt == "vxlan":
 				vni := 4096
-				if v, ok := num(b["VNI"]); ok {
+				if v, ok := num(fold(b, "VNI")); ok {
 					vni = int(v)
 				}
-				n.name, n.namePath = fmt.Sprintf("flannel.%d", vni), "Backend"
+				n.name, n.namePath = fmt.Sprintf("flannel.%d", vni), bk
 			case bt == "host-gw":
-				n.name, n.namePath = "cbr0", "Backend"
+				n.name, n.namePath = "cbr0", bk
 			}
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// fold is the value of key in m, matched as Go's JSON decoder does.
+func fold(m map[string]any, key string) any {
+	v, _ := lookupFold(m, key)
+	return v
 }
 
 func str(v any) string {

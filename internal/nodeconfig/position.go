@@ -137,7 +137,7 @@ func tomlIndex(data []byte) (index, error) {
 		if pe, ok := err.(*unstable.ParserError); ok {
 			perr = pe
 			at := p.Shape(p.Range(perr.Highlight)).Start
-			return nil, fmt.Errorf("%d:%d: %s", at.Line, at.Column, perr.Message)
+			return nil, &LoadError{Line: at.Line, Column: at.Column, Msg: perr.Message}
 		}
 		return nil, err
 	}

@@ -170,7 +170,7 @@ func covered(cidr netip.Prefix, items []any) bool {
 func flannelNetwork(files []*File) (netip.Prefix, bool) {
 	for _, f := range files {
 		if f.Kind == FlannelNet {
-			if c, err := netip.ParsePrefix(str(f.Tree["Network"])); err == nil {
+			if c, err := netip.ParsePrefix(str(fold(f.Tree, "Network"))); err == nil {
 				return c.Masked(), true
 			}
 		}
@@ -190,19 +190,22 @@ var flannelVXLAN = &rule.Rule{
 
 func runFlannelVXLAN(p *Pass) {
 	for _, f := range p.Of(FlannelNet) {
-		b, _ := f.Tree["Backend"].(map[string]any)
-		if !strings.EqualFold(str(b["Type"]), "vxlan") {
+		bv, bk := lookupFold(f.Tree, "Backend")
+		b, _ := bv.(map[string]any)
+		if !strings.EqualFold(str(fold(b, "Type")), "vxlan") {
 			continue
 		}
-		if v, ok := num(b["VNI"]); !ok {
-			p.Report(f, "Backend", `set "VNI": 4096`, "VNI is unset: Linux flannel defaults to 1 and Windows flannel to 4096, so the nodes use different VXLAN networks")
+		vv, vk := lookupFold(b, "VNI")
+		pv, pk := lookupFold(b, "Port")
+		if v, ok := num(vv); !ok {
+			p.Warn(f, bk, `set "VNI": 4096 here and in the Linux nodes' kube-flannel-cfg`, "VNI is unset: Windows flannel uses 4096 but Linux flannel defaults to 1, so Linux nodes reading this configuration use another VXLAN network")
 		} else if v < 4096 {
-			p.Report(f, "Backend.VNI", `set "VNI": 4096`, fmt.Sprintf("invalid VXLAN backend config. VNI [%v] must be greater than or equal to %v on Windows", v, 4096))
+			p.Report(f, child(bk, vk), `set "VNI": 4096`, fmt.Sprintf("invalid VXLAN backend config. VNI [%v] must be greater than or equal to %v on Windows", v, 4096))
 		}
-		if v, ok := num(b["Port"]); !ok {
-			p.Report(f, "Backend", `set "Port": 4789`, "Port is unset: Linux flannel defaults to 8472 and Windows flannel to 4789, so VXLAN packets between them are dropped")
+		if v, ok := num(pv); !ok {
+			p.Warn(f, bk, `set "Port": 4789 here and in the Linux nodes' kube-flannel-cfg`, "Port is unset: Windows flannel uses 4789 but Linux flannel defaults to 8472, so VXLAN packets between them are dropped")
 		} else if v != 4789 {
-			p.Report(f, "Backend.Port", `set "Port": 4789`, fmt.Sprintf("invalid VXLAN backend config. Port [%v] is not supported on Windows. Omit the setting to default to port %v", v, 4789))
+			p.Report(f, child(bk, pk), `set "Port": 4789`, fmt.Sprintf("invalid VXLAN backend config. Port [%v] is not supported on Windows. Omit the setting to default to port %v", v, 4789))
 		}
 	}
 }

@@ -163,9 +163,10 @@ func runCIDRs(p *Pass) {
 		}
 		if p.Opts.PodCIDR.IsValid() {
 			for _, f := range p.Of(FlannelNet) {
-				c, err := netip.ParsePrefix(str(f.Tree["Network"]))
+				nv, nk := lookupFold(f.Tree, "Network")
+				c, err := netip.ParsePrefix(str(nv))
 				if err == nil && c.Masked() != pod {
-					p.Reportf(f, "Network", "flannel Network %s is not the cluster's pod CIDR %s", c, pod)
+					p.Reportf(f, nk, "flannel Network %s is not the cluster's pod CIDR %s", c, pod)
 				}
 			}
 		}
