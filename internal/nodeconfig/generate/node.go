@@ -77,7 +77,12 @@ func Load(path string) (*Resolved, error) {
 	}
 	r, err := n.Resolve()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		// Name the file on every line, as the strict decoder does.
+		var errs []error
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			errs = append(errs, fmt.Errorf("%s: %w", path, e))
+		}
+		return nil, errors.Join(errs...)
 	}
 	r.File = path
 	return r, nil
