@@ -15,13 +15,22 @@ import (
 // (directly or not). Tests are not counted: go list reports the packages'
 // own builds. internal/docs walks the command tree, so it sees what the
 // CLI sees.
+//
+// internal/nodeconfig decodes with the kubelet's and kube-proxy's own
+// config types, which embed component-base's logging and tracing
+// configuration; component-base registers flags and metrics, so cobra,
+// pflag and prometheus come along. Only nodeconfig may pay that.
 var heavy = map[string][]string{
-	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/"},
-	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/"},
+	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
+	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
 	"k8s.io/client-go":              {"internal/controlplane", "internal/fidelity", "internal/live"},
-	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/"},
+	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
+	"k8s.io/kubelet":                {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/"},
+	"k8s.io/kube-proxy":             {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/"},
+	"k8s.io/component-base":         {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/"},
+	"github.com/pelletier/go-toml":  {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/"},
 	"github.com/santhosh-tekuri/":   {},
-	"github.com/pmezard/go-difflib": {"internal/cli", "internal/docs", "cmd/"},
+	"github.com/pmezard/go-difflib": {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
 	"k8s.io/kubernetes":             {},
 }
 
@@ -76,7 +85,8 @@ func TestKubernetesVersionsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pinned := map[string]bool{"k8s.io/api": true, "k8s.io/apimachinery": true, "k8s.io/client-go": true, "k8s.io/component-helpers": true}
+	pinned := map[string]bool{"k8s.io/api": true, "k8s.io/apimachinery": true, "k8s.io/client-go": true, "k8s.io/component-helpers": true,
+		"k8s.io/kubelet": true, "k8s.io/kube-proxy": true}
 	for _, r := range requireRE.FindAllSubmatch(gomod, -1) {
 		if pinned[string(r[1])] && string(r[2]) != want {
 			t.Errorf("go.mod requires %s %s; the control plane is v1.%s, so it must be %s", r[1], r[2], m[1], want)
