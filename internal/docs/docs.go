@@ -31,6 +31,7 @@ func Pages() []Page {
 		}},
 		{"cli.md", func(w io.Writer) error { return CLI(w, cli.Tree()) }},
 		{"support-matrix.md", SupportMatrix},
+		{"windows-node.md", WindowsNode},
 	}
 }
 
