@@ -16,7 +16,7 @@ var inputRule = &rule.Rule{
 		What:    "A file given to `winkube nodeconfig validate` that cannot be read, is not one of the recognised kinds, or does not decode strictly (an unknown or misspelt field, a wrong type).",
 		Why:     "The kubelet and kube-proxy decode their configuration strictly and exit on an unknown field; containerd and the CNI plugins silently ignore what they do not know. Either way the node does not run what the file says.",
 		Fix:     "Fix the field at the position given; the message names the known fields or the closest one.",
-		Sources: []string{"kubernetes/kubernetes v1.36.3 pkg/kubelet/kubeletconfig/util/codec (strict decoding of KubeletConfiguration)", "k8s.io/kubelet v0.36.3 config/v1beta1 and k8s.io/kube-proxy v0.36.3 config/v1alpha1 (the types decoded)"},
+		Sources: []string{"kubernetes/kubernetes v1.36.3 pkg/kubelet/kubeletconfig/util/codec/codec.go (DecodeKubeletConfiguration: strict, then lenient with a warning)", "kubernetes/kubernetes v1.36.3 cmd/kube-proxy/app/options.go (loadConfig: the same fallback)", "k8s.io/kubelet v0.36.3 config/v1beta1 and k8s.io/kube-proxy v0.36.3 config/v1alpha1 (the types decoded)"},
 	},
 }
 

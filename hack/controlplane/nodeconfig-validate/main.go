@@ -17,7 +17,8 @@
 // The Windows branches of that validation (validation_windows.go, the
 // kernelspace proxy mode) are compiled only for Windows; kube-proxy's mode
 // is therefore cleared before validation and reported separately, and
-// winkube's node rules carry the Windows wording.
+// winkube's node rules carry the Windows wording. failCgroupV1 is cleared
+// too: it judges the Linux host running this command, not the file.
 package main
 
 import (
@@ -107,7 +108,15 @@ func gates(set map[string]bool) (featuregate.FeatureGate, error) {
 	return fg, fg.SetFromMap(set)
 }
 
-func kubelet(data []byte) []string {
+func kubelet(data []byte) (errs []string) {
+	// The kubelet's defaulting applies the file's feature gates and panics
+	// when one cannot be set (a locked gate); the real kubelet dies with the
+	// same message, so it is reported as the file's error.
+	defer func() {
+		if p := recover(); p != nil {
+			errs = []string{fmt.Sprint(p)}
+		}
+	}()
 	_, codecs, err := kubeletscheme.NewSchemeAndCodecs(serializer.EnableStrict)
 	if err != nil {
 		return []string{err.Error()}
@@ -120,6 +129,10 @@ func kubelet(data []byte) []string {
 	if err != nil {
 		return []string{err.Error()}
 	}
+	// failCgroupV1 (default true) fails validation on a Linux host with
+	// cgroup v1, whatever the file says; a Windows node has no cgroups, so
+	// the host-dependent check is left out.
+	kc.FailCgroupV1 = false
 	if err := kubeletvalidation.ValidateKubeletConfiguration(kc, fg); err != nil {
 		return split(err.Error())
 	}
