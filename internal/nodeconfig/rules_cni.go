@@ -110,7 +110,7 @@ var cniOutboundNAT = &rule.Rule{
 		What:    "An OutBoundNAT policy whose exception list does not cover the pod CIDR and the service CIDR (from `--pod-cidr`/`--service-cidr`, or flannel's net-conf.json `Network` when given).",
 		Why:     "Traffic to addresses outside the exceptions is SNATed to the node's IP. Pod-to-pod traffic that is NATed breaks network policy and return paths; service traffic that is NATed before kube-proxy's load balancer never reaches the endpoints.",
 		Fix:     "List the cluster's pod CIDR and service CIDR (and the node subnet for l2bridge) in the OutBoundNAT exceptions.",
-		Sources: []string{srcHNSNetconf, "kubernetes-sigs/sig-windows-tools flannel cni config (ExceptionList: cluster CIDR, service CIDR)", "seed 004 (OutBoundNAT ExceptionList)"},
+		Sources: []string{srcHNSNetconf, "kubernetes-sigs/sig-windows-tools flannel cni config (ExceptionList: cluster CIDR, service CIDR)", "seed 004 (OutBoundNAT ExceptionList)", "projectcalico/calico node/windows-packaging/CalicoWindows/cni.conf.template (ExceptionList holds only the service CIDR)"},
 	},
 }
 
@@ -144,7 +144,13 @@ func runOutboundNAT(p *Pass) {
 					list, _ = lookupFold(pol.value, "ExceptionList")
 				}
 				items, _ := list.([]any)
-				for _, what := range []string{"pod CIDR", "service CIDR"} {
+				whats := []string{"pod CIDR", "service CIDR"}
+				if strings.EqualFold(pl.typ(), "calico") {
+					// Calico decides pod-traffic NAT from its IP pools
+					// (natOutgoing); its own template excepts only services.
+					whats = whats[1:]
+				}
+				for _, what := range whats {
 					cidr, ok := want[what]
 					if ok && !covered(cidr, items) {
 						p.Report(f, pol.path, "add "+cidr.String()+" to the exceptions",
