@@ -13,7 +13,7 @@ const (
 type containerdLayout struct {
 	version int
 	// paths of tables, as field paths
-	cni, images, runtimes, containerd string
+	cni, runtimes, containerd string
 	// values
 	sandbox, sandboxPath  string
 	snapshotter, snapPath string
@@ -31,7 +31,6 @@ func layoutOf(f *File) containerdLayout {
 		im := child(plugins, criImages)
 		l.cni = child(rt, "cni")
 		l.containerd = child(rt, "containerd")
-		l.images = im
 		l.sandbox = str(get(f.Tree, "plugins", criImages, "pinned_images", "sandbox"))
 		l.sandboxPath = child(child(im, "pinned_images"), "sandbox")
 		l.snapshotter = str(get(f.Tree, "plugins", criImages, "snapshotter"))
@@ -40,7 +39,6 @@ func layoutOf(f *File) containerdLayout {
 		cri := child(plugins, criV2)
 		l.cni = child(cri, "cni")
 		l.containerd = child(cri, "containerd")
-		l.images = cri
 		l.sandbox = str(get(f.Tree, "plugins", criV2, "sandbox_image"))
 		l.sandboxPath = child(cri, "sandbox_image")
 		l.snapshotter = str(get(f.Tree, "plugins", criV2, "containerd", "snapshotter"))
@@ -50,7 +48,7 @@ func layoutOf(f *File) containerdLayout {
 	return l
 }
 
-// cniDirs returns containerd's CNI conf_dir and its path.
+// cniTable returns the CRI plugin's cni table of the file's schema.
 func (l containerdLayout) cniTable(f *File) map[string]any {
 	switch l.version {
 	case 3:
@@ -62,6 +60,8 @@ func (l containerdLayout) cniTable(f *File) map[string]any {
 	}
 }
 
+// containerdTable returns the CRI plugin's containerd table (runtimes,
+// default runtime) of the file's schema.
 func (l containerdLayout) containerdTable(f *File) map[string]any {
 	var m map[string]any
 	if l.version == 3 {
