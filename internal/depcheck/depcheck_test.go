@@ -29,6 +29,7 @@ var heavy = map[string][]string{
 	"k8s.io/kube-proxy":             {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/"},
 	"k8s.io/component-base":         {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/"},
 	"github.com/pelletier/go-toml":  {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/"},
+	"go.opentelemetry.io/":          {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/"},
 	"github.com/santhosh-tekuri/":   {},
 	"github.com/pmezard/go-difflib": {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
 	"k8s.io/kubernetes":             {},
