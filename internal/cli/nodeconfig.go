@@ -180,7 +180,9 @@ func buildNumber(m winsupport.Model, s string) (int, error) {
 			s = b.Build
 		}
 	}
-	n, err := strconv.Atoi(strings.TrimPrefix(s, "10.0."))
+	// 10.0.20348.2849 (with the update revision) names build 20348.
+	num, _, _ := strings.Cut(strings.TrimPrefix(s, "10.0."), ".")
+	n, err := strconv.Atoi(num)
 	if err != nil || n < 10000 {
 		return 0, fmt.Errorf("--windows-build %q: want 10.0.20348, 20348 or ltsc2022", s)
 	}

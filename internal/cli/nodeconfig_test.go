@@ -26,7 +26,7 @@ func TestNodeConfigGenerateThenValidate(t *testing.T) {
 	if code, _, e := runNode(t, "generate", "-f", input, "-o", out); code != ExitClean {
 		t.Fatalf("generate: exit %d: %s", code, e)
 	}
-	code, o, e := runNode(t, "validate", "--root", out, "--windows-build", "26100", "--containerd-version", "1.7.27",
+	code, o, e := runNode(t, "validate", "--root", out, "--windows-build", "10.0.26100.4652", "--containerd-version", "1.7.27",
 		"--pod-cidr", "10.244.0.0/16", "--service-cidr", "10.96.0.0/12", "--fail-on", "info", "-o", "json", out)
 	if code != ExitClean {
 		t.Fatalf("validate generated: exit %d\n%s%s", code, o, e)
