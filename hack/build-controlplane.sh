@@ -2,6 +2,8 @@
 # Builds the real control-plane binaries winkube's tests compare against:
 #   kube-apiserver, kube-scheduler  from k8s.io/kubernetes  (hack/controlplane)
 #   etcd                            from go.etcd.io/etcd/server/v3 (hack/etcd)
+#   nodeconfig-validate             hack/controlplane/nodeconfig-validate: the
+#                                   kubelet's and kube-proxy's config validation
 # into ${WINKUBE_CACHE:-$HOME/.cache/winkube}/controlplane/<kube version>/bin.
 #
 # Idempotent: when all three binaries exist and report the expected versions,
@@ -42,7 +44,8 @@ check_bin() {
 all_ok() {
 	check_bin kube-apiserver "Kubernetes $KUBE_VERSION" &&
 		check_bin kube-scheduler "Kubernetes $KUBE_VERSION" &&
-		check_bin etcd "etcd Version: ${ETCD_VERSION#v}"
+		check_bin etcd "etcd Version: ${ETCD_VERSION#v}" &&
+		check_bin nodeconfig-validate "Kubernetes $KUBE_VERSION"
 }
 
 if all_ok; then
@@ -94,8 +97,10 @@ check_bin kube-scheduler "Kubernetes $KUBE_VERSION" ||
 	build controlplane k8s.io/kubernetes/cmd/kube-scheduler kube-scheduler "$kube_ldflags"
 check_bin kube-apiserver "Kubernetes $KUBE_VERSION" ||
 	build controlplane k8s.io/kubernetes/cmd/kube-apiserver kube-apiserver "$kube_ldflags"
+check_bin nodeconfig-validate "Kubernetes $KUBE_VERSION" ||
+	build controlplane ./nodeconfig-validate nodeconfig-validate "$kube_ldflags"
 
-for spec in "kube-apiserver:Kubernetes $KUBE_VERSION" "kube-scheduler:Kubernetes $KUBE_VERSION" "etcd:etcd Version: ${ETCD_VERSION#v}"; do
+for spec in "kube-apiserver:Kubernetes $KUBE_VERSION" "kube-scheduler:Kubernetes $KUBE_VERSION" "etcd:etcd Version: ${ETCD_VERSION#v}" "nodeconfig-validate:Kubernetes $KUBE_VERSION"; do
 	name=${spec%%:*}
 	check_bin "$name" "${spec#*:}" ||
 		die "$BIN/$name was built but '$name --version' does not report '${spec#*:}': $("$BIN/$name" --version 2>&1 | head -3)"

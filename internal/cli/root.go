@@ -110,6 +110,7 @@ same rules at admission.`,
 		newImagesCommand(s),
 		newAuditCommand(s),
 		newDoctorCommand(s),
+		newNodeConfigCommand(s),
 	)
 	return root
 }

@@ -17,13 +17,23 @@ import (
 // CLI sees. client-go is read by internal/live/fetch alone; the CLI, which
 // runs audit and doctor, links it through fetch (clientcmd brings pflag),
 // while internal/live, audit and doctor work on typed objects only.
+//
+// internal/nodeconfig decodes with the kubelet's and kube-proxy's own
+// config types, which embed component-base's logging and tracing
+// configuration; component-base registers flags and metrics, so cobra,
+// pflag and prometheus come along. Only nodeconfig may pay that.
 var heavy = map[string][]string{
-	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/"},
-	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/", "internal/live/fetch"},
+	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
+	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/", "internal/live/fetch", "internal/nodeconfig"},
 	"k8s.io/client-go":              {"test/", "internal/live/fetch", "internal/cli", "internal/docs", "cmd/"},
-	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "test/loadgen", "hack/loadgen"},
+	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "test/loadgen", "hack/loadgen", "internal/nodeconfig"},
+	"k8s.io/kubelet":                {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
+	"k8s.io/kube-proxy":             {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
+	"k8s.io/component-base":         {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/"},
+	"github.com/pelletier/go-toml":  {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
+	"go.opentelemetry.io/":          {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/"},
 	"github.com/santhosh-tekuri/":   {},
-	"github.com/pmezard/go-difflib": {"internal/report/fixreport", "internal/cli", "internal/docs", "cmd/"},
+	"github.com/pmezard/go-difflib": {"internal/report/fixreport", "internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
 	"k8s.io/kubernetes":             {},
 	// Registries are spoken to in one package; the CLI wires it in.
 	"github.com/google/go-containerregistry": {"internal/registry", "internal/cli", "internal/docs", "cmd/", "hack/imagebench"},
@@ -81,7 +91,8 @@ func TestKubernetesVersionsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pinned := map[string]bool{"k8s.io/api": true, "k8s.io/apimachinery": true, "k8s.io/client-go": true, "k8s.io/component-helpers": true}
+	pinned := map[string]bool{"k8s.io/api": true, "k8s.io/apimachinery": true, "k8s.io/client-go": true, "k8s.io/component-helpers": true,
+		"k8s.io/kubelet": true, "k8s.io/kube-proxy": true}
 	for _, r := range requireRE.FindAllSubmatch(gomod, -1) {
 		if pinned[string(r[1])] && string(r[2]) != want {
 			t.Errorf("go.mod requires %s %s; the control plane is v1.%s, so it must be %s", r[1], r[2], m[1], want)

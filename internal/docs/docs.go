@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/winkube/winkube/internal/cli"
+	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/rules"
 )
@@ -22,10 +23,16 @@ type Page struct {
 // Pages lists the generated pages.
 func Pages() []Page {
 	return []Page{
-		{"rules.md", func(w io.Writer) error { return Rules(w, rules.Suite()) }},
+		{"rules.md", func(w io.Writer) error {
+			if err := Rules(w, rules.Suite()); err != nil {
+				return err
+			}
+			return NodeRules(w, nodeconfig.Rules())
+		}},
 		{"cli.md", func(w io.Writer) error { return CLI(w, cli.Tree()) }},
 		{"support-matrix.md", SupportMatrix},
 		{"audit.md", Audit},
+		{"windows-node.md", WindowsNode},
 	}
 }
 

@@ -22,6 +22,7 @@ var categoryTitles = map[rule.Category]string{
 	rule.Resources:  "Resources",
 	rule.Networking: "Services and networking",
 	rule.Identity:   "Identity",
+	rule.NodeConfig: "Node configuration rules",
 }
 
 func categoryTitle(c rule.Category) string {
@@ -93,6 +94,8 @@ func writeRule(w io.Writer, r *rule.Rule) {
 // scope says what a rule looks at, from the run function it sets.
 func scope(r *rule.Rule) string {
 	switch {
+	case r.Category == rule.NodeConfig:
+		return "Windows node configuration files (`winkube nodeconfig validate`)"
 	case r.Workload != nil:
 		return "every workload (an object with a pod template)"
 	case r.Object != nil:
@@ -109,6 +112,9 @@ func scope(r *rule.Rule) string {
 
 func suppression(r *rule.Rule) string {
 	disable := fmt.Sprintf("`rules: {disable: [%s]}` in `%s`", r.ID, config.FileName)
+	if r.Category == rule.NodeConfig {
+		return disable + "."
+	}
 	if r.Workload != nil {
 		return fmt.Sprintf("`%s: %s` on the workload or its pod template, or %s.", engine.IgnoreAnnotation, r.ID, disable)
 	}

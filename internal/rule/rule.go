@@ -76,6 +76,9 @@ const (
 	Resources  Category = "resources"
 	Networking Category = "services"
 	Identity   Category = "identity"
+	// NodeConfig rules check a Windows node's own configuration files
+	// (kubelet, kube-proxy, containerd, CNI); package nodeconfig runs them.
+	NodeConfig Category = "node-config"
 )
 
 // Doc explains a rule to its reader.
