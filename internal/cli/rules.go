@@ -49,7 +49,7 @@ func newExplainCommand(s Streams) *cobra.Command {
 			if err := o.validate(); err != nil {
 				return err
 			}
-			r := rules.ByID(args[0])
+			r := ruleByID(args[0])
 			if r == nil {
 				return usagef("unknown rule %q (winkube rules lists them)", args[0])
 			}

@@ -43,7 +43,7 @@ func (s *scope) resolve() error {
 		}
 	}
 	if path != "" {
-		cfg, err := config.Load(path, suite)
+		cfg, err := config.Load(path, knownRules())
 		if err != nil {
 			return usageError{err}
 		}
