@@ -3,7 +3,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: all controlplane chromium test docs bench
+.PHONY: all controlplane chromium test fuzz fuzz-targets docs bench
 
 all: test
 
@@ -20,6 +20,28 @@ chromium:
 # fidelity test and the webhook end-to-end test against the real control plane.
 test: controlplane chromium
 	$(GO) test -timeout 60m ./...
+	$(MAKE) fuzz-targets FUZZTIME=8s
+
+# Every fuzz target, package:Target. `make test` runs each for FUZZTIME=8s
+# (about a minute and a half in all on 2 cores, builds included); `make fuzz`
+# runs each for 5 minutes, or as long as FUZZTIME says:
+#   make fuzz FUZZTIME=30m
+FUZZ_TARGETS := \
+	./internal/manifest:FuzzDecode \
+	./internal/manifest:FuzzFastParse \
+	./internal/manifest:FuzzSplit \
+	./internal/engine:FuzzEngine \
+	./internal/webhook:FuzzReview \
+	./internal/fix:FuzzFixRoundTrip
+FUZZTIME ?= 5m
+
+fuzz: fuzz-targets
+
+fuzz-targets:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t##*:} ($(FUZZTIME))"; \
+		$(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME); \
+	done
 
 # Regenerate docs/rules.md, docs/cli.md and docs/support-matrix.md.
 docs:
