@@ -2,12 +2,14 @@ package fix_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"gopkg.in/yaml.v3"
 
@@ -119,6 +121,7 @@ func checkByteCorrect(t *testing.T, p string, before, after []byte) {
 	if crlf(before) == 0 && crlf(after) > 0 || crlf(before) > 0 && bytes.Count(before, []byte("\n")) == crlf(before) && bytes.Count(after, []byte("\n")) != crlf(after) {
 		t.Errorf("%s: line breaks changed style", p)
 	}
+	before, after = utf8Text(before), utf8Text(after)
 	isJSON := strings.EqualFold(filepath.Ext(p), ".json")
 	bd, err1 := manifest.Split(p, before, isJSON)
 	ad, err2 := manifest.Split(p, after, isJSON)
@@ -139,4 +142,23 @@ func checkByteCorrect(t *testing.T, p string, before, after []byte) {
 			t.Errorf("%s: no longer JSON", p)
 		}
 	}
+}
+
+// utf8Text decodes UTF-16 text (with its byte order mark) to UTF-8, where
+// the splitter's offsets count.
+func utf8Text(b []byte) []byte {
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		order = binary.LittleEndian
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		order = binary.BigEndian
+	default:
+		return b
+	}
+	units := make([]uint16, (len(b)-2)/2)
+	for i := range units {
+		units[i] = order.Uint16(b[2+2*i:])
+	}
+	return []byte(string(utf16.Decode(units)))
 }
