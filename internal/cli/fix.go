@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pmezard/go-difflib/difflib"
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/atomicwrite"
@@ -243,16 +242,4 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// unifiedDiff is a unified diff of one file's change.
-func unifiedDiff(name string, before, after []byte) string {
-	d, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A:        difflib.SplitLines(string(before)),
-		B:        difflib.SplitLines(string(after)),
-		FromFile: "a/" + name,
-		ToFile:   "b/" + name,
-		Context:  3,
-	})
-	return d
 }
