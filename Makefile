@@ -3,7 +3,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: all controlplane chromium test fuzz fuzz-targets docs bench
+.PHONY: all controlplane chromium test test-unit fuzz fuzz-targets docs bench
 
 all: test
 
@@ -16,8 +16,9 @@ controlplane:
 chromium:
 	bash hack/ensure-chromium.sh
 
-# Every test: unit, fixtures, fuzz seeds, the real-corpus golden, the
-# fidelity test and the webhook end-to-end test against the real control plane.
+# Every test: unit, fixtures, fuzz seeds, the real-corpus golden, and under
+# test/ the fidelity test and the end-to-end tests against the real control
+# plane and headless Chromium.
 test: controlplane chromium
 	$(GO) test -timeout 60m ./...
 	$(MAKE) fuzz-targets FUZZTIME=8s
@@ -42,6 +43,10 @@ fuzz-targets:
 		echo "fuzz $${t##*:} ($(FUZZTIME))"; \
 		$(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME); \
 	done
+
+# The product's own tests: no server, no browser.
+test-unit:
+	$(GO) test ./internal/... ./cmd/...
 
 # Regenerate docs/rules.md, docs/cli.md and docs/support-matrix.md.
 docs:

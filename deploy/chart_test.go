@@ -18,7 +18,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/winkube/winkube/internal/controlplane"
+	"github.com/winkube/winkube/test/controlplane"
 )
 
 const chartDir = "../charts/winkube-webhook"

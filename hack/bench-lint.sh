@@ -9,7 +9,7 @@
 #   split                          cutting the stream into documents
 #   fast parse, winkube decode     winkube's loader without the rules
 #
-# Corpora (internal/corpusgen, seed 1): 10,000 and 50,000 objects as one
+# Corpora (test/corpusgen, seed 1): 10,000 and 50,000 objects as one
 # file per application, and 10,000 objects as one 26 MB file. Each tool
 # runs under /usr/bin/time -v for wall time, CPU time and peak RSS.
 #

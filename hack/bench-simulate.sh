@@ -4,7 +4,7 @@
 #   - winkube: 100,000 pods on 5,000 nodes (wall time, pods/s, peak heap,
 #     and the process's peak RSS from /usr/bin/time -v);
 #   - winkube on 5,000 pods / 500 nodes, the real scheduler's size;
-#   - the real kube-scheduler v1.36.3 (internal/controlplane) placing 5,000
+#   - the real kube-scheduler v1.36.3 (test/controlplane) placing 5,000
 #     pods on 500 nodes with raised client limits.
 # and prints both rates and their ratio. Not part of `make test`.
 #
@@ -26,7 +26,7 @@ command -v go >/dev/null 2>&1 || die "go is not on PATH"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is missing (Debian: apt-get install time)"
 
 bash "$ROOT/hack/build-controlplane.sh" >/dev/null || die "cannot build the control plane"
-(cd "$ROOT" && go test -c -o "$WORK/simulate.test" ./internal/simulate) || die "cannot build the benchmark"
+(cd "$ROOT" && go test -c -o "$WORK/simulate.test" ./internal/simulate && go test -c -o "$WORK/bench.test" ./test/bench) || die "cannot build the benchmarks"
 cd "$ROOT/internal/simulate"
 
 echo "== winkube simulate (benchtime $SIM_BENCHTIME)"
@@ -37,7 +37,7 @@ grep '^Benchmark' "$WORK/sim.txt"
 rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")
 
 echo "== real kube-scheduler (benchtime $REAL_BENCHTIME)"
-"$WORK/simulate.test" -test.run '^$' -test.bench '^BenchmarkRealScheduler$' \
+"$WORK/bench.test" -test.run '^$' -test.bench '^BenchmarkRealScheduler$' \
 	-test.benchtime "$REAL_BENCHTIME" >"$WORK/real.txt" 2>"$WORK/real.err" ||
 	{ grep -v '^[IEW][0-9]' "$WORK/real.txt" "$WORK/real.err" | tail -40 >&2; die "real scheduler benchmark failed"; }
 grep '^Benchmark' "$WORK/real.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks the admission webhook: cmd/winkube-loadgen starts
+# Benchmarks the admission webhook: hack/loadgen starts
 # `winkube webhook serve` on 127.0.0.1 and sends a mix of AdmissionReviews
 # (Linux and Windows pods and Deployments, to /mutate and /validate) at a
 # fixed rate over keep-alive TLS connections, rotates the certificate
@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 echo "bench-webhook: building" >&2
 $GO build -o "$tmp/winkube" ./cmd/winkube
-$GO build -o "$tmp/winkube-loadgen" ./cmd/winkube-loadgen
+$GO build -o "$tmp/winkube-loadgen" ./hack/loadgen
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs"
 status=0
@@ -38,8 +38,8 @@ done
 
 if [[ -z ${SKIP_APISERVER:-} ]]; then
 	echo
-	echo "== pod creates through kube-apiserver v1.36.3, without and with the webhook (internal/webhook/e2e_bench_test.go)"
+	echo "== pod creates through kube-apiserver v1.36.3, without and with the webhook (test/e2e/webhook/bench_test.go)"
 	bash hack/build-controlplane.sh >&2
-	$GO test ./internal/webhook -run '^$' -bench PodCreateThroughAPIServer -benchtime 500x || status=1
+	$GO test ./test/e2e/webhook -run '^$' -bench PodCreateThroughAPIServer -benchtime 500x || status=1
 fi
 exit $status

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/winkube/winkube/internal/corpusgen"
+	"github.com/winkube/winkube/test/corpusgen"
 )
 
 func main() {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -14,17 +15,21 @@ import (
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/fix"
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report/fixreport"
 	"github.com/winkube/winkube/internal/rule"
 )
 
 type fixOptions struct {
 	scope
+	output
 	streams Streams
 	write   bool
 	unsafe  bool
-	quiet   bool
 	workers int
 	rules   []string
+	// stdout says whether stdout gets the format: always, except with
+	// --write and no -o.
+	stdout bool
 }
 
 func newFixCommand(s Streams) *cobra.Command {
@@ -44,11 +49,19 @@ Safe fixes are applied by default: spec.os.name, the kubernetes.io/os selector,
 the Windows toleration from the cluster profile, the windows-build pin inferred
 from the image tag, emptyDir medium Memory removed on Windows. Fixes that change
 security posture (removing Linux-only security fields that make a Windows pod
-rejected) need --unsafe, or --rule ID for one rule.`,
+rejected) need --unsafe, or --rule ID for one rule.
+
+-o diff (the default) prints the diffs, or the fixed manifests for -; -o json
+a FixReport. With --write, stdout stays empty unless -o is given.
+--output-file FORMAT=PATH writes a format to a file as well.
+
+Exit status: 0 when every fix was applied, 2 when an edit could not be made or
+a file could not be read or written (each is named on stderr).`,
 		Example: `  winkube fix examples/                 # show the diff
   winkube fix --write manifests/         # edit in place
   helm template ./chart | winkube fix - > fixed.yaml
-  winkube fix --rule windows-forbidden-field --write deploy/`,
+  winkube fix --rule windows-forbidden-field --write deploy/
+  winkube fix --write --output-file json=fixes.json manifests/`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("fix needs at least one path, or - to read stdin")
@@ -56,6 +69,10 @@ rejected) need --unsafe, or --rule ID for one rule.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.output.validate(); err != nil {
+				return err
+			}
+			o.stdout = !o.write || cmd.Flags().Changed("output")
 			if err := o.resolve(); err != nil {
 				return err
 			}
@@ -71,8 +88,8 @@ rejected) need --unsafe, or --rule ID for one rule.`,
 	f.BoolVarP(&o.write, "write", "w", false, "write the fixed files in place instead of printing a diff")
 	f.BoolVar(&o.unsafe, "unsafe", false, "also apply fixes that change security posture")
 	f.StringArrayVar(&o.rules, "rule", nil, "apply this rule's unsafe fixes too (repeatable)")
-	o.addFlags(f)
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no summary on stderr")
+	o.output.addFlags(f, "result", "diff", "json")
+	o.scope.addFlags(f)
 	return cmd
 }
 
@@ -121,35 +138,39 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 	return o.report(files, res)
 }
 
-// report writes or prints the result and summarises it. Every failure (an
-// edit that could not be made, a file that could not be written) is named
-// on stderr and makes the exit code 2.
+// report writes the fixed files (--write), renders the result and
+// summarises it. Every failure (an edit that could not be made, a file
+// that could not be written) is named on stderr and makes the exit code 2.
 func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	changedFiles, changed, failures := 0, 0, 0
 	var writeErrs []error
 	for i, fr := range res.Files {
-		before := files[i].Data
 		changed += len(fr.Notes)
 		for _, f := range fr.Failures {
 			fmt.Fprintf(o.streams.Err, "error: %s: %s\n", fr.Name, f)
 		}
 		failures += len(fr.Failures)
-		if err := o.emit(fr.Name, before, fr.After, fr.Notes); err != nil {
-			fmt.Fprintf(o.streams.Err, "error: %v\n", err)
-			writeErrs = append(writeErrs, err)
+		if !fr.Changed(files[i].Data) {
 			continue
 		}
-		if fr.Changed(before) {
-			changedFiles++
+		if o.write && fr.Name != fixreport.Stdin {
+			// Replaced atomically: a failure leaves the file as it was.
+			if err := atomicwrite.File(fr.Name, fr.After, 0o644); err != nil {
+				fmt.Fprintf(o.streams.Err, "error: %v\n", err)
+				writeErrs = append(writeErrs, err)
+				continue
+			}
 		}
+		changedFiles++
 	}
-	if !o.quiet {
-		fmt.Fprintf(o.streams.Err, "%s applied to %d of %d files", count(changed, "fix", "fixes"), changedFiles, len(files))
-		if len(res.Skipped) > 0 {
-			fmt.Fprintf(o.streams.Err, "; %s not applied (use --unsafe or --rule ID): %s", count(len(res.Skipped), "unsafe fix", "unsafe fixes"), ruleList(res.Skipped))
-		}
-		fmt.Fprintln(o.streams.Err)
+	if err := o.renderResult(files, res); err != nil {
+		return err
 	}
+	summary := fmt.Sprintf("%s applied to %d of %d files", count(changed, "fix", "fixes"), changedFiles, len(files))
+	if len(res.Skipped) > 0 {
+		summary += fmt.Sprintf("; %s not applied (use --unsafe or --rule ID): %s", count(len(res.Skipped), "unsafe fix", "unsafe fixes"), ruleList(res.Skipped))
+	}
+	o.status(o.streams, "%s", summary)
 	switch {
 	case len(writeErrs) > 0:
 		return fmt.Errorf("%s could not be written; they are unchanged (see above)", count(len(writeErrs), "file", "files"))
@@ -159,11 +180,26 @@ func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	return nil
 }
 
+// renderResult writes the chosen format to stdout (unless --write without
+// -o) and to every --output-file.
+func (o *fixOptions) renderResult(files []fix.File, res *fix.Result) error {
+	streams := o.streams
+	if !o.stdout {
+		streams.Out = io.Discard
+	}
+	return o.render(streams, func(w io.Writer, format string, colour bool) error {
+		if format == "json" {
+			return fixreport.WriteJSON(w, files, res)
+		}
+		return fixreport.WriteDiff(w, files, res, colour)
+	})
+}
+
 // readInputs reads every input once, bounded by the input size limit.
 func readInputs(ctx context.Context, ins []manifest.Input, stdin []byte) ([]fix.File, error) {
 	out := make([]fix.File, 0, len(ins))
 	for _, in := range ins {
-		if in.Name == "<stdin>" {
+		if in.Name == fixreport.Stdin {
 			out = append(out, fix.File{Name: in.Name, Data: stdin})
 			continue
 		}
@@ -195,33 +231,6 @@ func readInput(ctx context.Context, in manifest.Input) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: %w", in.Name, err)
 	}
 	return b, nil
-}
-
-// emit writes the fixed file in place (--write), to stdout (stdin's
-// result) or prints its diff. A file is replaced atomically: a failure
-// leaves it as it was.
-func (o *fixOptions) emit(name string, before, after []byte, notes []string) error {
-	switch {
-	case name == "<stdin>":
-		if _, err := o.streams.Out.Write(after); err != nil {
-			return fmt.Errorf("writing stdout: %w", err)
-		}
-	case o.write:
-		if bytes.Equal(before, after) {
-			return nil
-		}
-		return atomicwrite.File(name, after, 0o644)
-	case !bytes.Equal(before, after):
-		var b bytes.Buffer
-		for _, n := range notes {
-			fmt.Fprintf(&b, "# %s: %s\n", name, n)
-		}
-		b.WriteString(unifiedDiff(name, before, after))
-		if _, err := o.streams.Out.Write(b.Bytes()); err != nil {
-			return fmt.Errorf("writing stdout: %w", err)
-		}
-	}
-	return nil
 }
 
 func ruleList(fs []rule.Finding) string {

@@ -79,10 +79,9 @@ func (s *scope) resolve() error {
 	return nil
 }
 
-func checkColor(c string) error {
-	switch c {
-	case "auto", "always", "never":
-		return nil
+// warnCluster prints the cluster profile's warnings on stderr unless -q.
+func (s *scope) warnCluster(out *output, streams Streams) {
+	for _, w := range s.cluster.Warnings() {
+		out.status(streams, "warning: %s", w)
 	}
-	return usagef("--color %q: want auto, always or never", c)
 }

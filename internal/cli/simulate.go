@@ -1,24 +1,24 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report/simreport"
 	"github.com/winkube/winkube/internal/simulate"
 )
 
 type simulateOptions struct {
 	scope
+	output
 	replicas []string
 	max      []string
-	format   string
-	color    string
-	quiet    bool
 	streams  Streams
 
 	overrides map[string]int32
@@ -39,13 +39,18 @@ The cluster is --cluster FILE (a winkube Cluster file, or kubectl get nodes
 -o yaml), or the built-in reference cluster: three Linux nodes and two Windows
 Server 2022 nodes tainted os=windows:NoSchedule.
 
+-o sets the format on stdout; --output-file FORMAT=PATH writes more formats to
+files in the same run (an HTML report beside the text).
+
 Exit status: 0 when every pod is scheduled and starts, 1 when a pod is
 rejected, stays pending or fails at start, 2 for a usage error or a tool
-failure. The output format never changes it.`,
+failure (an input or output file that cannot be read or written). The output
+format never changes it.`,
 		Example: `  winkube simulate examples/
   winkube simulate --cluster examples/cluster.yaml --replicas Deployment/web=10 manifests/
   kubectl get nodes -o yaml > nodes.yaml && winkube simulate --cluster nodes.yaml --max Deployment/iis app.yaml
-  helm template ./chart | winkube simulate -o json - | jq '.pods[] | select(.pending)'`,
+  helm template ./chart | winkube simulate -o json - | jq '.pods[] | select(.pending)'
+  winkube simulate --output-file html=report.html examples/`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("simulate needs at least one path, or - to read stdin")
@@ -60,22 +65,15 @@ failure. The output format never changes it.`,
 		},
 	}
 	f := cmd.Flags()
-	o.addFlags(f)
+	o.output.addFlags(f, "report", "text", "json", "html")
+	o.scope.addFlags(f)
 	f.StringArrayVar(&o.replicas, "replicas", nil, "override a workload's replicas: Kind/name=N or Kind/namespace/name=N (repeatable)")
 	f.StringArrayVar(&o.max, "max", nil, "also report how many more replicas of Kind/name (or Kind/namespace/name) fit (repeatable)")
-	f.StringVarP(&o.format, "output", "o", "text", "output format: text, json or html")
-	f.StringVar(&o.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no warnings on stderr")
 	return cmd
 }
 
 func (o *simulateOptions) validate() error {
-	switch o.format {
-	case "text", "json", "html":
-	default:
-		return usagef("--output %q: want text, json or html", o.format)
-	}
-	if err := checkColor(o.color); err != nil {
+	if err := o.output.validate(); err != nil {
 		return err
 	}
 	o.overrides = map[string]int32{}
@@ -96,12 +94,7 @@ func (o *simulateOptions) validate() error {
 }
 
 func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
-	stderr := o.streams.Err
-	if !o.quiet {
-		for _, w := range o.cluster.Warnings() {
-			fmt.Fprintf(stderr, "warning: %s\n", w)
-		}
-	}
+	o.warnCluster(&o.output, o.streams)
 	objs, err := o.load(args)
 	if err != nil {
 		return err
@@ -111,18 +104,17 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	w := o.streams.Out
-	switch o.format {
-	case "json":
-		err = simulate.WriteJSON(w, res)
-	case "html":
-		err = simulate.WriteHTML(w, res)
-	default:
-		color := o.color == "always" || (o.color == "auto" && o.streams.OutIsTerminal && os.Getenv("NO_COLOR") == "")
-		err = simulate.WriteText(w, res, simulate.TextOptions{Color: color})
-	}
+	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
+		switch format {
+		case "json":
+			return simreport.WriteJSON(w, res)
+		case "html":
+			return simreport.WriteHTML(w, res)
+		}
+		return simreport.WriteText(w, res, simreport.TextOptions{Color: colour})
+	})
 	if err != nil {
-		return fmt.Errorf("writing %s output: %w", o.format, err)
+		return err
 	}
 	if res.Failed() {
 		return exitError{ExitFindings}
@@ -139,10 +131,8 @@ func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
 	errs = append(inErrs, errs...)
 	failed := false
 	for _, e := range errs {
-		if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
-			if !o.quiet {
-				fmt.Fprintf(o.streams.Err, "warning: %v\n", e)
-			}
+		if errors.Is(e, manifest.ErrNotObject) {
+			o.status(o.streams, "warning: %v", e)
 			continue
 		}
 		fmt.Fprintf(o.streams.Err, "error: %v\n", e)

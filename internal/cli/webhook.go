@@ -2,7 +2,11 @@ package cli
 
 import (
 	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -13,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/winkube/winkube/internal/atomicwrite"
 	"github.com/winkube/winkube/internal/webhook"
 )
 
@@ -31,13 +36,14 @@ in the API server's wording, and returns the rest as warnings kubectl prints.`,
 }
 
 type webhookServeOptions struct {
+	output
 	opts     webhook.Options
 	logLevel string
 	streams  Streams
 }
 
 func newWebhookServeCommand(s Streams) *cobra.Command {
-	o := &webhookServeOptions{streams: s}
+	o := &webhookServeOptions{streams: s, output: output{streaming: true}}
 	cmd := &cobra.Command{
 		Use:   "serve --tls-cert FILE --tls-key FILE [--config FILE]",
 		Short: "Serve /validate, /mutate, /healthz, /readyz and /metrics over HTTPS",
@@ -52,14 +58,16 @@ namespace but kube-system, every rule, the built-in reference cluster.
 
 Modes: enforce fixes on /mutate and denies error findings on /validate; mutate
 fixes and only warns; warn changes nothing and returns every finding, errors
-included, as a warning. Logs are JSON lines on stderr. Garbage collection runs
+included, as a warning. Logs go to stderr as JSON lines (-o json) or
+key=value text (-o text); -q logs warnings and errors only (unless
+--log-level says otherwise). Logs are never coloured. Garbage collection runs
 at GOGC=400 unless GOGC is set.`,
 		Example: `  winkube webhook certs --service winkube-webhook --namespace winkube-system --out-dir certs
   winkube webhook serve --tls-cert certs/tls.crt --tls-key certs/tls.key --config webhook.yaml
   curl --cacert certs/ca.crt https://winkube-webhook.winkube-system.svc:8443/metrics`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.validate(); err != nil {
+			if err := o.validate(cmd.Flags().Changed("log-level")); err != nil {
 				return err
 			}
 			if os.Getenv("GOGC") == "" {
@@ -93,6 +101,7 @@ at GOGC=400 unless GOGC is set.`,
 	f.DurationVar(&o.opts.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "after the drain, how long requests in flight may take")
 	f.DurationVar(&o.opts.ReloadInterval, "reload-interval", webhook.DefaultReloadInterval, "how often the config and certificate files are checked for changes")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug (every request), info, warn or error")
+	o.output.addFlags(f, "log", "json", "text")
 	return cmd
 }
 
@@ -116,7 +125,13 @@ func reloadOnHangup(srv *webhook.Server) (stop func()) {
 	return func() { signal.Stop(ch); close(done) }
 }
 
-func (o *webhookServeOptions) validate() error {
+func (o *webhookServeOptions) validate(levelSet bool) error {
+	if err := o.output.validate(); err != nil {
+		return err
+	}
+	if o.quiet && !levelSet {
+		o.logLevel = "warn"
+	}
 	if o.opts.CertFile == "" || o.opts.KeyFile == "" {
 		return usagef("--tls-cert and --tls-key are required: the API server calls webhooks over HTTPS only (winkube webhook certs makes a pair)")
 	}
@@ -127,11 +142,16 @@ func (o *webhookServeOptions) validate() error {
 	if o.opts.DrainDelay == 0 {
 		o.opts.DrainDelay = -1 // the flag's 0 means none; the library's means its default
 	}
-	o.opts.Logger = slog.New(slog.NewJSONHandler(o.streams.Err, &slog.HandlerOptions{Level: level}))
+	handler := slog.Handler(slog.NewJSONHandler(o.streams.Err, &slog.HandlerOptions{Level: level}))
+	if o.format == "text" {
+		handler = slog.NewTextHandler(o.streams.Err, &slog.HandlerOptions{Level: level})
+	}
+	o.opts.Logger = slog.New(handler)
 	return nil
 }
 
 type webhookCertsOptions struct {
+	output
 	service, namespace, outDir string
 	validFor                   time.Duration
 	sans                       []string
@@ -148,12 +168,16 @@ func newWebhookCertsCommand(s Streams) *cobra.Command {
 NAME.NS, NAME.NS.svc.cluster.local, and any --san), for tests and first
 installs. Writes ca.crt, tls.crt and tls.key (mode 0600) to --out-dir; the
 webhook configurations' caBundle is ca.crt in base64, which --ca-bundle prints
-on stdout. In production, prefer cert-manager: serve reloads rotated files.`,
+on stdout (-o text), and -o json prints with the paths of the files. In
+production, prefer cert-manager: serve reloads rotated files.`,
 		Example: `  winkube webhook certs --service winkube-webhook --namespace winkube-system --out-dir certs
   kubectl -n winkube-system create secret tls winkube-webhook-tls --cert certs/tls.crt --key certs/tls.key
   CA_BUNDLE=$(winkube webhook certs --service winkube-webhook --namespace winkube-system --out-dir certs --ca-bundle)`,
 		Args: cobra.NoArgs,
 		RunE: func(_ *cobra.Command, _ []string) error {
+			if err := o.output.validate(); err != nil {
+				return err
+			}
 			if o.service == "" || o.namespace == "" {
 				return usagef("--service and --namespace are required")
 			}
@@ -167,6 +191,7 @@ on stdout. In production, prefer cert-manager: serve reloads rotated files.`,
 	f.DurationVar(&o.validFor, "valid-for", webhook.DefaultCertValidity, "validity of the certificates")
 	f.StringArrayVar(&o.sans, "san", nil, "extra DNS name or IP address for the serving certificate (repeatable)")
 	f.BoolVar(&o.caBundle, "ca-bundle", false, "print the caBundle (ca.crt in base64) on stdout")
+	o.output.addFlags(f, "result", "text", "json")
 	return cmd
 }
 
@@ -184,16 +209,28 @@ func (o *webhookCertsOptions) run() error {
 		mode os.FileMode
 	}{{"ca.crt", ca, 0o644}, {"tls.crt", cert, 0o644}, {"tls.key", key, 0o600}} {
 		path := filepath.Join(o.outDir, f.name)
-		if err := os.WriteFile(path, f.data, f.mode); err != nil {
+		// The write keeps an existing file's mode: set it first, so the
+		// key is never readable by others, not even for a moment.
+		if err := os.Chmod(path, f.mode); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
-		if err := os.Chmod(path, f.mode); err != nil { // WriteFile keeps an existing file's mode
+		if err := atomicwrite.File(path, f.data, f.mode); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(o.streams.Err, "wrote ca.crt, tls.crt and tls.key for %s.%s.svc to %s\n", o.service, o.namespace, o.outDir)
-	if o.caBundle {
-		fmt.Fprintln(o.streams.Out, base64.StdEncoding.EncodeToString(ca))
-	}
-	return nil
+	o.status(o.streams, "wrote ca.crt, tls.crt and tls.key for %s.%s.svc to %s", o.service, o.namespace, o.outDir)
+	bundle := base64.StdEncoding.EncodeToString(ca)
+	return o.render(o.streams, func(w io.Writer, format string, _ bool) error {
+		if format == "json" {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(map[string]string{"caBundle": bundle,
+				"caCert": filepath.Join(o.outDir, "ca.crt"), "tlsCert": filepath.Join(o.outDir, "tls.crt"), "tlsKey": filepath.Join(o.outDir, "tls.key")})
+		}
+		if o.caBundle {
+			_, err := fmt.Fprintln(w, bundle)
+			return err
+		}
+		return nil
+	})
 }

@@ -31,7 +31,7 @@ type file struct {
 func Load(path string) (*Cluster, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading cluster %s: %w", path, err)
+		return nil, manifest.ReadError(path, err)
 	}
 	ins, inErrs := manifest.Inputs([]string{path}, nil)
 	if len(inErrs) > 0 {
@@ -58,30 +58,22 @@ func isCompact(objs []*manifest.Object) bool {
 
 func loadCompact(path string, data []byte, objs []*manifest.Object) (*Cluster, error) {
 	if len(objs) != 1 {
-		return nil, &manifest.Error{File: path, Line: 1, Msg: fmt.Sprintf("a cluster file holds one document, found %d", len(objs)),
+		return nil, &manifest.Error{File: path, Line: 1, Msg: fmt.Sprintf("a cluster file holds one document, found %d", len(objs)), Class: manifest.ErrInvalid,
 			Hint: "put the node pools of one cluster in a single Cluster document"}
 	}
 	var f file
-	if err := manifest.DecodeStrict(path, data, &f); err != nil {
+	err := manifest.DecodeFile(path, data, &f, func() []manifest.Problem {
+		var ps []manifest.Problem
+		if f.APIVersion != APIVersion {
+			ps = append(ps, manifest.Problemf("apiVersion", "must be %s, got %q", APIVersion, f.APIVersion))
+		}
+		if f.Kind != Kind {
+			ps = append(ps, manifest.Problemf("kind", "must be %s, got %q", Kind, f.Kind))
+		}
+		return append(ps, f.Cluster.Problems()...)
+	})
+	if err != nil {
 		return nil, err
-	}
-	var errs []error
-	obj := objs[0]
-	at := func(p string, format string, args ...any) {
-		line, col := obj.Locate(p)
-		errs = append(errs, &manifest.Error{File: path, Line: line, Column: col, Msg: p + ": " + fmt.Sprintf(format, args...)})
-	}
-	if f.APIVersion != APIVersion {
-		at("apiVersion", "must be %s, got %q", APIVersion, f.APIVersion)
-	}
-	if f.Kind != Kind {
-		at("kind", "must be %s, got %q", Kind, f.Kind)
-	}
-	for _, fe := range f.Cluster.problems() {
-		at(fe.path, "%s", fe.msg)
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
 	}
 	c := f.Cluster
 	return &c, nil
@@ -96,14 +88,14 @@ func fromNodeObjects(path string, objs []*manifest.Object) (*Cluster, error) {
 		n, ok := o.Typed.(*corev1.Node)
 		if !ok {
 			line, col := o.Locate("")
-			errs = append(errs, &manifest.Error{File: o.File, Line: line, Column: col,
+			errs = append(errs, &manifest.Error{File: o.File, Line: line, Column: col, Class: manifest.ErrInvalid,
 				Msg:  fmt.Sprintf("%s %s is not a Node", o.Kind, o.Name),
 				Hint: "a cluster file is either a winkube Cluster or the output of kubectl get nodes -o yaml"})
 			continue
 		}
 		if n.Name == "" {
 			line, col := o.Locate("metadata")
-			errs = append(errs, &manifest.Error{File: o.File, Line: line, Column: col, Msg: "metadata.name: required"})
+			errs = append(errs, &manifest.Error{File: o.File, Line: line, Column: col, Msg: "metadata.name: required", Class: manifest.ErrInvalid})
 			continue
 		}
 		nodes = append(nodes, n)
@@ -112,7 +104,7 @@ func fromNodeObjects(path string, objs []*manifest.Object) (*Cluster, error) {
 		return nil, errors.Join(errs...)
 	}
 	if len(nodes) == 0 {
-		return nil, &manifest.Error{File: path, Msg: "no nodes found",
+		return nil, &manifest.Error{File: path, Line: 1, Msg: "no nodes found", Class: manifest.ErrInvalid,
 			Hint: "write a Cluster file (see examples/cluster.yaml) or save kubectl get nodes -o yaml"}
 	}
 	return FromNodes(nodes), nil

@@ -1,35 +1,28 @@
 package cluster
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 var buildRE = regexp.MustCompile(`^10\.0\.\d{5}$`)
 
-// fieldErr is one problem with the field at path (API-style, from the
-// cluster's root), so a file loader can name the line.
-type fieldErr struct{ path, msg string }
-
-func (e fieldErr) Error() string { return e.path + ": " + e.msg }
-
 // Validate reports every problem with the cluster at once.
 func (c *Cluster) Validate() error {
-	var errs []error
-	for _, e := range c.problems() {
-		errs = append(errs, e)
-	}
-	return errors.Join(errs...)
+	return manifest.ProblemsError(c.Problems())
 }
 
-func (c *Cluster) problems() []fieldErr {
-	var errs []fieldErr
+// Problems are the cluster's problems, at paths from the cluster's root,
+// for a file loader to locate.
+func (c *Cluster) Problems() []manifest.Problem {
+	var errs []manifest.Problem
 	add := func(path, format string, args ...any) {
-		errs = append(errs, fieldErr{path, fmt.Sprintf(format, args...)})
+		errs = append(errs, manifest.Problemf(path, format, args...))
 	}
 	if len(c.Pools) == 0 {
 		add("pools", "at least one pool is required")
@@ -85,16 +78,16 @@ func (c *Cluster) problems() []fieldErr {
 }
 
 // resourceProblems checks the instance size and what is reserved from it.
-func (p *Pool) resourceProblems(at string) []fieldErr {
-	var errs []fieldErr
+func (p *Pool) resourceProblems(at string) []manifest.Problem {
+	var errs []manifest.Problem
 	if p.Count > 0 && p.CPU.Sign() <= 0 {
-		errs = append(errs, fieldErr{at + ".cpu", "required: the CPUs of one node, e.g. \"4\""})
+		errs = append(errs, manifest.Problem{Path: at + ".cpu", Msg: "required: the CPUs of one node, e.g. \"4\""})
 	}
 	if p.Count > 0 && p.Memory.Sign() <= 0 {
-		errs = append(errs, fieldErr{at + ".memory", "required: the memory of one node, e.g. 16Gi"})
+		errs = append(errs, manifest.Problem{Path: at + ".memory", Msg: "required: the memory of one node, e.g. 16Gi"})
 	}
 	if p.MaxPods < 0 {
-		errs = append(errs, fieldErr{at + ".maxPods", "must not be negative"})
+		errs = append(errs, manifest.Problem{Path: at + ".maxPods", Msg: "must not be negative"})
 	}
 	capacity := p.Capacity()
 	for _, name := range sortedNames(p.Reserved) {
@@ -102,12 +95,12 @@ func (p *Pool) resourceProblems(at string) []fieldErr {
 		c, ok := capacity[name]
 		switch {
 		case q.Sign() < 0:
-			errs = append(errs, fieldErr{fmt.Sprintf("%s.reserved[%s]", at, name), "must not be negative"})
+			errs = append(errs, manifest.Problem{Path: fmt.Sprintf("%s.reserved[%s]", at, name), Msg: "must not be negative"})
 		case !ok:
-			errs = append(errs, fieldErr{fmt.Sprintf("%s.reserved[%s]", at, name), "the node has no such resource"})
+			errs = append(errs, manifest.Problem{Path: fmt.Sprintf("%s.reserved[%s]", at, name), Msg: "the node has no such resource"})
 		case p.Count > 0 && q.Cmp(c) >= 0:
-			errs = append(errs, fieldErr{fmt.Sprintf("%s.reserved[%s]", at, name),
-				fmt.Sprintf("%s reserves all of the node's %s", q.String(), c.String())})
+			errs = append(errs, manifest.Problemf(fmt.Sprintf("%s.reserved[%s]", at, name),
+				"%s reserves all of the node's %s", q.String(), c.String()))
 		}
 	}
 	return errs

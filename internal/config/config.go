@@ -1,9 +1,7 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"sort"
 
 	"github.com/winkube/winkube/internal/cluster"
@@ -36,67 +34,83 @@ type Rules struct {
 	Severity map[string]string `json:"severity,omitempty"`
 }
 
-// Load reads and validates a config file, reporting every problem at once.
+// Load reads and validates a config file, reporting every problem at
+// once, each at its file:line:col.
 func Load(path string, known []*rule.Rule) (*Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading config %s: %w", path, err)
-	}
 	c := &Config{}
-	if err := manifest.DecodeStrict(path, data, c); err != nil {
+	if err := manifest.LoadFile(path, c, func() []manifest.Problem { return c.Problems(known) }); err != nil {
 		return nil, err
-	}
-	if err := c.Validate(known); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
 }
 
 // Validate checks the config against the known rules.
 func (c *Config) Validate(known []*rule.Rule) error {
-	var errs []error
+	return manifest.ProblemsError(c.Problems(known))
+}
+
+// Problems are the config's problems, at paths from the file's root.
+func (c *Config) Problems(known []*rule.Rule) []manifest.Problem {
+	var ps []manifest.Problem
+	add := func(path, format string, args ...any) { ps = append(ps, manifest.Problemf(path, format, args...)) }
 	if c.APIVersion != APIVersion {
-		errs = append(errs, fmt.Errorf("apiVersion: must be %s, got %q", APIVersion, c.APIVersion))
+		add("apiVersion", "must be %s, got %q", APIVersion, c.APIVersion)
 	}
 	if c.Kind != Kind {
-		errs = append(errs, fmt.Errorf("kind: must be %s, got %q", Kind, c.Kind))
+		add("kind", "must be %s, got %q", Kind, c.Kind)
 	}
-	if c.KubernetesVersion != "" {
-		if _, err := winsupport.ParseVersion(c.KubernetesVersion); err != nil {
-			errs = append(errs, fmt.Errorf("kubernetesVersion: %w", err))
+	return append(ps, SharedProblems(c.KubernetesVersion, c.Rules, c.Cluster, known)...)
+}
+
+// SharedProblems checks the fields every versioned winkube config has
+// (.winkube.yaml, the webhook's config): kubernetesVersion, rules and
+// cluster.
+func SharedProblems(version string, r Rules, c *cluster.Cluster, known []*rule.Rule) []manifest.Problem {
+	var ps []manifest.Problem
+	if version != "" {
+		if _, err := winsupport.ParseVersion(version); err != nil {
+			ps = append(ps, manifest.Problemf("kubernetesVersion", "%v", err))
 		}
 	}
+	ps = append(ps, r.Problems(known)...)
+	if c != nil {
+		ps = append(ps, manifest.Under("cluster", c.Problems())...)
+	}
+	return ps
+}
+
+// Problems checks the rule IDs and severities against the known rules, at
+// paths under rules.
+func (r Rules) Problems(known []*rule.Rule) []manifest.Problem {
+	var ps []manifest.Problem
 	ids := map[string]bool{}
 	for _, r := range known {
 		ids[r.ID] = true
 	}
-	check := func(field, id string) {
+	check := func(path, id string) {
 		if !ids[id] {
-			errs = append(errs, fmt.Errorf("%s: unknown rule %q (winkube rules lists them)", field, id))
+			ps = append(ps, manifest.Problemf(path, "unknown rule %q (winkube rules lists them)", id))
 		}
 	}
-	for _, id := range c.Rules.Disable {
-		check("rules.disable", id)
+	for i, id := range r.Disable {
+		check(fmt.Sprintf("rules.disable[%d]", i), id)
 	}
-	for _, id := range c.Rules.Enable {
-		check("rules.enable", id)
+	for i, id := range r.Enable {
+		check(fmt.Sprintf("rules.enable[%d]", i), id)
 	}
-	for _, id := range sortedKeys(c.Rules.Severity) {
-		check("rules.severity", id)
-		if _, err := rule.ParseSeverity(c.Rules.Severity[id]); err != nil {
-			errs = append(errs, fmt.Errorf("rules.severity[%s]: %w", id, err))
+	for _, id := range sortedKeys(r.Severity) {
+		path := fmt.Sprintf("rules.severity[%s]", id)
+		check(path, id)
+		if _, err := rule.ParseSeverity(r.Severity[id]); err != nil {
+			ps = append(ps, manifest.Problemf(path, "%v", err))
 		}
 	}
-	if c.Cluster != nil {
-		if err := c.Cluster.Validate(); err != nil {
-			errs = append(errs, fmt.Errorf("cluster: %w", err))
-		}
-	}
-	return errors.Join(errs...)
+	return ps
 }
 
 // Apply returns the rules the config enables, as copies carrying the
-// configured severities. The suite is not modified.
+// configured severities (Severity and Configured, which overrides the
+// severities a rule gives single findings). The suite is not modified.
 func (c *Config) Apply(suite []*rule.Rule) []*rule.Rule {
 	if c == nil {
 		return suite
@@ -115,7 +129,9 @@ func (c *Config) Apply(suite []*rule.Rule) []*rule.Rule {
 		}
 		if s, ok := c.Rules.Severity[r.ID]; ok {
 			cp := *r
-			cp.Severity, _ = rule.ParseSeverity(s)
+			sev, _ := rule.ParseSeverity(s)
+			// Every finding of the rule, not only those at its default.
+			cp.Severity, cp.Configured = sev, sev
 			r = &cp
 		}
 		out = append(out, r)

@@ -1,11 +1,15 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -68,16 +72,23 @@ cluster:
 	if err == nil {
 		t.Fatal("Load accepted an invalid config")
 	}
-	for _, want := range []string{
-		"apiVersion: must be winkube.io/v1alpha1",
-		"kind: must be Config",
-		"kubernetesVersion: invalid Kubernetes version",
-		`rules.disable: unknown rule "no-such-rule"`,
-		`rules.severity[missing-os-pin]: unknown severity "fatal"`,
-		`cluster: pools[0].os: must be linux or windows, got "plan9"`,
-	} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error does not contain %q:\n%v", want, err)
+	// Every problem at once, each at its file:line:col, in file order.
+	want := []string{
+		p + `:1:1: apiVersion: must be winkube.io/v1alpha1, got "winkube.io/v1beta9"`,
+		p + `:2:1: kind: must be Config, got "Settings"`,
+		p + `:3:1: kubernetesVersion: invalid Kubernetes version "2.0": want 1.MINOR, e.g. 1.36`,
+		p + `:5:13: rules.disable[0]: unknown rule "no-such-rule" (winkube rules lists them)`,
+		p + `:6:14: rules.severity[missing-os-pin]: unknown severity "fatal": want error, warning or info`,
+		p + `:9:5: cluster.pools[0].cpu: required: the CPUs of one node, e.g. "4"`,
+		p + `:9:5: cluster.pools[0].memory: required: the memory of one node, e.g. 16Gi`,
+		p + `:9:25: cluster.pools[0].os: must be linux or windows, got "plan9"`,
+	}
+	if diff := cmp.Diff(want, strings.Split(err.Error(), "\n")); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+	for _, e := range manifest.Errors(p, err) {
+		if !errors.Is(e, manifest.ErrInvalid) {
+			t.Errorf("%v: class %v, want ErrInvalid", e, e.Class)
 		}
 	}
 }

@@ -18,10 +18,10 @@ import (
 var heavy = map[string][]string{
 	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/"},
 	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/"},
-	"k8s.io/client-go":              {"internal/controlplane", "internal/fidelity", "internal/live"},
-	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/"},
+	"k8s.io/client-go":              {"test/", "internal/live"},
+	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "test/loadgen", "hack/loadgen"},
 	"github.com/santhosh-tekuri/":   {},
-	"github.com/pmezard/go-difflib": {"internal/cli", "internal/docs", "cmd/"},
+	"github.com/pmezard/go-difflib": {"internal/report/fixreport", "internal/cli", "internal/docs", "cmd/"},
 	"k8s.io/kubernetes":             {},
 }
 

@@ -103,7 +103,7 @@ func TestCLIPage(t *testing.T) {
 		}
 	}
 	walk(cli.Tree())
-	for _, want := range []string{"| `-o, --format stringArray` | `[text]` |", "| `--fail-on string` | `error` |", "| `-q, --quiet` |  |", "\nhelm template ./chart | winkube lint -\n"} {
+	for _, want := range []string{"| `-o, --output string` | `text` |", "| `--output-file stringArray` |  |", "| `--fail-on string` | `error` |", "| `-q, --quiet` |  |", "\nhelm template ./chart | winkube lint -\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("cli.md lacks %q", want)
 		}

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
 	"strings"
@@ -39,11 +41,31 @@ type Result struct {
 	Findings []rule.Finding // in input order, then line, column, rule
 	Files    int
 	Objects  int
+	// Unread are the inputs that could not be read at all (a missing
+	// path, no permission, not a regular file), whatever load-error's
+	// configuration: the front-end's exit status says so.
+	Unread []*manifest.Error
 }
 
 // Run checks every document of the inputs.
 func Run(ctx context.Context, inputs []manifest.Input, opts Options) (*Result, error) {
+	return runInputs(ctx, inputs, nil, opts)
+}
+
+// RunPaths resolves command-line arguments (files, folders, - for stdin)
+// and checks every document found. A path that cannot be read is an input
+// problem like any other: a load-error finding at load-error's configured
+// severity (none when it is disabled), ahead of the inputs' findings.
+func RunPaths(ctx context.Context, args []string, stdin io.Reader, opts Options) (*Result, error) {
+	ins, errs := manifest.Inputs(args, stdin)
+	return runInputs(ctx, ins, errs, opts)
+}
+
+func runInputs(ctx context.Context, inputs []manifest.Input, pathErrs []*manifest.Error, opts Options) (*Result, error) {
 	r := newRun(opts)
+	for _, e := range pathErrs {
+		r.loadError(-1, e)
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -115,6 +137,7 @@ type run struct {
 	seqOf     map[*manifest.Object]int                // input position of every Service, for Corpus findings
 	raw       map[*manifest.Object]*manifest.Document // the text of objects kept without their node tree
 	summaries []rule.Summary
+	unread    []*manifest.Error
 }
 
 type seqFinding struct {
@@ -166,14 +189,23 @@ func (r *run) document(j job) {
 	}
 }
 
+// loadError turns an input problem into a load-error finding: the only
+// place that does. YAML that is not a Kubernetes object is at most a
+// warning.
 func (r *run) loadError(seq int, e *manifest.Error) {
+	if errors.Is(e, manifest.ErrRead) || errors.Is(e, manifest.ErrNotRegular) {
+		r.mu.Lock()
+		r.unread = append(r.unread, e)
+		r.mu.Unlock()
+	}
 	if r.loadRule == nil {
 		return
 	}
-	f := rule.Finding{Rule: LoadErrorID, Severity: r.loadRule.Severity, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
-	if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
-		f.Severity = min(f.Severity, rule.Warning)
+	f := rule.Finding{Rule: LoadErrorID, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
+	if errors.Is(e, manifest.ErrNotObject) {
+		f.Severity = min(r.loadRule.Severity, rule.Warning)
 	}
+	f.Severity = r.loadRule.SeverityOf(f)
 	r.mu.Lock()
 	r.findings = append(r.findings, seqFinding{seq, f})
 	r.mu.Unlock()
@@ -232,12 +264,17 @@ func (r *run) runtimeClass(name string) *nodev1.RuntimeClass {
 	return r.rcs[name]
 }
 
-func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Finding {
+// facts derives the workload's target facts, with its RuntimeClass if known.
+func (r *run) facts(w *manifest.Workload) target.Facts {
 	var rc *nodev1.RuntimeClass
 	if w.Spec.RuntimeClassName != nil {
 		rc = r.runtimeClass(*w.Spec.RuntimeClassName)
 	}
-	facts := target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: r.opts.Cluster, Model: r.opts.Model})
+	return target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: r.opts.Cluster, Model: r.opts.Model})
+}
+
+func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Finding {
+	facts := r.facts(w)
 	var out []rule.Finding
 	emit := func(f rule.Finding) { out = append(out, f) }
 	for _, ru := range r.workload {
@@ -352,7 +389,7 @@ func (r *run) finish() *Result {
 		r.settle(one)
 		r.findings = append(r.findings, seqFinding{seq, one[0]})
 	}
-	res := &Result{Files: r.files, Objects: r.objects, Findings: make([]rule.Finding, 0, len(r.findings))}
+	res := &Result{Files: r.files, Objects: r.objects, Findings: make([]rule.Finding, 0, len(r.findings)), Unread: r.unread}
 	sort.SliceStable(r.findings, func(i, j int) bool { return r.findings[i].seq < r.findings[j].seq })
 	fileOrder := map[string]int{}
 	for _, sf := range r.findings {

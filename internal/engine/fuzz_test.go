@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/corpusgen"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
+	"github.com/winkube/winkube/test/corpusgen"
 )
 
 // FuzzEngine runs the whole rule suite over mutations of generated

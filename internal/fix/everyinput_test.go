@@ -13,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/winkube/winkube/internal/cli"
 	"github.com/winkube/winkube/internal/manifest"
 )
 
@@ -161,4 +162,12 @@ func utf8Text(b []byte) []byte {
 		units[i] = order.Uint16(b[2+2*i:])
 	}
 	return []byte(string(utf16.Decode(units)))
+}
+
+// winkube runs the CLI in-process and returns its exit code and stderr.
+func winkube(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := cli.Run(t.Context(), args, cli.Streams{In: strings.NewReader(""), Out: &stdout, Err: &stderr})
+	return code, stderr.String()
 }

@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/winkube/winkube/internal/corpusgen"
+	"github.com/winkube/winkube/test/corpusgen"
 )
 
 // The benchmarks split, parse and decode the generated 10,000-object

@@ -76,7 +76,7 @@ func (d *decoder) failHint(n *Node, hint, format string, args ...any) {
 	if len(d.path) > 0 {
 		msg = d.pathString() + ": " + msg
 	}
-	e := &Error{File: d.file, Line: n.Line, Column: n.Column, Msg: msg, Hint: hint}
+	e := &Error{File: d.file, Line: n.Line, Column: n.Column, Msg: msg, Hint: hint, Class: ErrType}
 	if d.strict {
 		d.errs = append(d.errs, e)
 		return

@@ -11,7 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	sigsjson "sigs.k8s.io/json"
 
-	"github.com/winkube/winkube/internal/corpusgen"
+	"github.com/winkube/winkube/test/corpusgen"
 )
 
 // TestDecodeMatchesAPIServer: the reflection decoder gives the same typed

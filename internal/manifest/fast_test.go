@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/winkube/winkube/internal/corpusgen"
+	"github.com/winkube/winkube/test/corpusgen"
 )
 
 // diffTrees describes the first difference between two trees, or "".

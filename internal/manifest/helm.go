@@ -34,7 +34,7 @@ func helmTemplate(doc Document) *Error {
 			col := j - bytes.LastIndexByte(data[:j], '\n')
 			return &Error{File: doc.File, Line: line, Column: col,
 				Msg:  fmt.Sprintf("unrendered Helm template expression %q", clip(string(action))),
-				Hint: "render it first: helm template ./chart | winkube lint -"}
+				Hint: "render it first: helm template ./chart | winkube lint -", Class: ErrTemplate}
 		}
 		j += len(action)
 	}

@@ -47,7 +47,7 @@ func (l *limited) Read(p []byte) (int, error) {
 // TooLarge is the error for an input over the size limit.
 func TooLarge(name string) *Error {
 	return &Error{File: name, Msg: fmt.Sprintf("input is larger than %d MiB", maxInput>>20),
-		Hint: "split it into smaller files", Err: ErrTooLarge}
+		Hint: "split it into smaller files", Class: ErrTooLarge}
 }
 
 // ReadAllLimited reads all of r, up to the input size limit, stopping with

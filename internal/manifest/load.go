@@ -34,7 +34,7 @@ func Inputs(args []string, stdin io.Reader) ([]Input, []*Error) {
 		}
 		info, err := os.Stat(arg)
 		if err != nil {
-			errs = append(errs, &Error{File: arg, Msg: "cannot read: " + pathError(err), Hint: "check the path; use - to read from stdin", Err: err})
+			errs = append(errs, &Error{File: arg, Msg: "cannot read: " + pathError(err), Hint: "check the path; use - to read from stdin", Class: ErrRead, Err: err})
 			continue
 		}
 		if !info.IsDir() {
@@ -44,7 +44,7 @@ func Inputs(args []string, stdin io.Reader) ([]Input, []*Error) {
 		found := 0
 		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				errs = append(errs, &Error{File: p, Msg: "cannot read: " + pathError(err)})
+				errs = append(errs, &Error{File: p, Msg: "cannot read: " + pathError(err), Class: ErrRead, Err: err})
 				return nil
 			}
 			if d.IsDir() {
@@ -67,10 +67,10 @@ func Inputs(args []string, stdin io.Reader) ([]Input, []*Error) {
 			return nil
 		})
 		if err != nil {
-			errs = append(errs, &Error{File: arg, Msg: err.Error()})
+			errs = append(errs, &Error{File: arg, Msg: err.Error(), Class: ErrRead, Err: err})
 		}
 		if found == 0 {
-			errs = append(errs, &Error{File: arg, Msg: "folder holds no *.yaml, *.yml or *.json files", Hint: "point winkube at the manifests, or pipe rendered output: kustomize build . | winkube lint -"})
+			errs = append(errs, &Error{File: arg, Msg: "folder holds no *.yaml, *.yml or *.json files", Hint: "point winkube at the manifests, or pipe rendered output: kustomize build . | winkube lint -", Class: ErrRead})
 		}
 	}
 	return ins, errs
@@ -91,7 +91,7 @@ func fileInput(p string, mode fs.FileMode) Input {
 
 func notRegular(p string, mode fs.FileMode) *Error {
 	return &Error{File: p, Msg: fmt.Sprintf("cannot read: %s (%s)", ErrNotRegular, fileType(mode)),
-		Hint: "winkube reads regular files only; pipe other sources to stdin: cat " + p + " | winkube lint -", Err: ErrNotRegular}
+		Hint: "winkube reads regular files only; pipe other sources to stdin: cat " + p + " | winkube lint -", Class: ErrNotRegular}
 }
 
 func fileType(mode fs.FileMode) string {
@@ -143,7 +143,7 @@ func Each(in Input, fn func(Document)) *Error {
 		if errors.As(err, &e) {
 			return e
 		}
-		return &Error{File: in.Name, Msg: "cannot read: " + pathError(err), Err: err}
+		return &Error{File: in.Name, Msg: "cannot read: " + pathError(err), Class: ErrRead, Err: err}
 	}
 	defer r.Close()
 	s := NewSplitter(in.Name, Limit(in.Name, r), in.JSON)
@@ -158,7 +158,7 @@ func Each(in Input, fn func(Document)) *Error {
 			if errors.As(err, &e) {
 				return e
 			}
-			return &Error{File: in.Name, Msg: fmt.Sprint(err)}
+			return &Error{File: in.Name, Msg: fmt.Sprint(err), Class: ErrRead, Err: err}
 		}
 		fn(doc)
 	}

@@ -128,7 +128,7 @@ func isList(n *Node) bool {
 func flatten(file string, n *Node, out []*Node) ([]*Node, *Error) {
 	items := n.Get("items")
 	if items.Kind != SequenceNode && !items.IsNull() {
-		return nil, &Error{File: file, Line: items.Line, Column: items.Column, Msg: "items: expected a list, got " + describe(items), Hint: "a List holds its objects in a YAML list under items"}
+		return nil, &Error{File: file, Line: items.Line, Column: items.Column, Msg: "items: expected a list, got " + describe(items), Hint: "a List holds its objects in a YAML list under items", Class: ErrType}
 	}
 	for _, it := range items.Content {
 		if !isList(it) {
@@ -146,7 +146,7 @@ func flatten(file string, n *Node, out []*Node) ([]*Node, *Error) {
 func decodeObject(doc Document, n *Node, item int) (*Object, []*Error) {
 	if n.Kind != MappingNode {
 		return nil, []*Error{{File: doc.File, Line: n.Line, Column: n.Column,
-			Msg: fmt.Sprintf("not a Kubernetes object: the document is %s", describe(n)), Hint: "each document must be a mapping with apiVersion and kind"}}
+			Msg: fmt.Sprintf("not a Kubernetes object: the document is %s", describe(n)), Hint: "each document must be a mapping with apiVersion and kind", Class: ErrNotObject}}
 	}
 	// The identity is copied out of the document's text: it outlives the
 	// object in summaries and messages.
@@ -154,7 +154,7 @@ func decodeObject(doc Document, n *Node, item int) (*Object, []*Error) {
 		APIVersion: strings.Clone(n.String("apiVersion")), Kind: strings.Clone(n.String("kind"))}
 	if o.APIVersion == "" || o.Kind == "" {
 		return nil, []*Error{{File: doc.File, Line: n.Line, Column: n.Column,
-			Msg: "not a Kubernetes object: apiVersion or kind is missing", Hint: "winkube reads Kubernetes manifests; leave other YAML (Helm values, CI config) out of the input"}}
+			Msg: "not a Kubernetes object: apiVersion or kind is missing", Hint: "winkube reads Kubernetes manifests; leave other YAML (Helm values, CI config) out of the input", Class: ErrNotObject}}
 	}
 	meta := n.Get("metadata")
 	o.Name, o.Namespace = strings.Clone(meta.String("name")), strings.Clone(meta.String("namespace"))

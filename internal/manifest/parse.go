@@ -107,7 +107,7 @@ type converter struct {
 }
 
 func (c *converter) errorf(n *yaml.Node, hint, format string, args ...any) *Error {
-	return &Error{File: c.file, Line: n.Line + c.offset, Column: n.Column, Msg: fmt.Sprintf(format, args...), Hint: hint}
+	return &Error{File: c.file, Line: n.Line + c.offset, Column: n.Column, Msg: fmt.Sprintf(format, args...), Hint: hint, Class: ErrSyntax}
 }
 
 func (c *converter) convert(y *yaml.Node) (*Node, *Error) {

@@ -46,7 +46,7 @@ func placeholders(file string, root *Node) []*Error {
 					ph = true
 					errs = append(errs, &Error{File: file, Line: n.Line, Column: n.Column,
 						Msg:  fmt.Sprintf("%s: placeholder %q was never filled in", key, m),
-						Hint: "substitute the real value (envsubst, your pipeline's token replacement) before linting"})
+						Hint: "substitute the real value (envsubst, your pipeline's token replacement) before linting", Class: ErrPlaceholder})
 				}
 			}
 		}

@@ -146,7 +146,7 @@ func (s *Splitter) next() (Document, error) {
 				// Binary content is an error for this document only: the
 				// documents after the next separator are still read.
 				doc.Err, buf = &Error{File: s.file, Line: s.line, Column: i + 1, Msg: "binary content (NUL byte)",
-					Hint: "winkube reads YAML and JSON text files; remove binary files from the input", Err: ErrBinary}, nil
+					Hint: "winkube reads YAML and JSON text files; remove binary files from the input", Class: ErrBinary}, nil
 			}
 			if doc.Err == nil {
 				buf = append(buf, line...)
@@ -165,7 +165,7 @@ func (s *Splitter) next() (Document, error) {
 			if errors.As(err, &e) {
 				return doc, e
 			}
-			return doc, &Error{File: s.file, Line: s.line, Msg: fmt.Sprintf("reading: %v", err), Hint: "check that the file is readable", Err: err}
+			return doc, &Error{File: s.file, Line: s.line, Msg: fmt.Sprintf("reading: %v", err), Hint: "check that the file is readable", Class: ErrRead, Err: err}
 		}
 	}
 }
@@ -248,7 +248,7 @@ func (s *Splitter) tooLarge(line int) *Error {
 	if s.limit < 1<<20 {
 		size = fmt.Sprintf("%d bytes", s.limit)
 	}
-	return &Error{File: s.file, Line: line, Msg: "document is larger than " + size, Hint: "split it into smaller documents", Err: ErrTooLarge}
+	return &Error{File: s.file, Line: line, Msg: "document is larger than " + size, Hint: "split it into smaller documents", Class: ErrTooLarge}
 }
 
 func isSeparator(line []byte) bool {

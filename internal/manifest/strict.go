@@ -17,7 +17,7 @@ func DecodeStrict(file string, data []byte, v any) error {
 		return perr
 	}
 	if root == nil {
-		return &Error{File: file, Line: 1, Msg: "file is empty"}
+		return &Error{File: file, Line: 1, Msg: "file is empty", Class: ErrInvalid}
 	}
 	d := decoder{file: file, strict: true}
 	rv := reflect.ValueOf(v).Elem()

@@ -58,3 +58,29 @@ func replicas(p *int32) int32 {
 	}
 	return *p
 }
+
+// WorkloadKinds are the kinds that create pods, at the API versions the
+// API server serves them today: the one list the webhook checks at
+// admission and simulate creates pods from. (A PodTemplate has a pod
+// template but creates nothing.)
+var WorkloadKinds = []metav1.GroupVersionKind{
+	{Group: "", Version: "v1", Kind: "Pod"},
+	{Group: "", Version: "v1", Kind: "ReplicationController"},
+	{Group: "apps", Version: "v1", Kind: "Deployment"},
+	{Group: "apps", Version: "v1", Kind: "StatefulSet"},
+	{Group: "apps", Version: "v1", Kind: "DaemonSet"},
+	{Group: "apps", Version: "v1", Kind: "ReplicaSet"},
+	{Group: "batch", Version: "v1", Kind: "Job"},
+	{Group: "batch", Version: "v1", Kind: "CronJob"},
+}
+
+// CreatesPods reports whether objects of the kind (any group or version)
+// create pods.
+func CreatesPods(kind string) bool {
+	for _, k := range WorkloadKinds {
+		if k.Kind == kind {
+			return true
+		}
+	}
+	return false
+}

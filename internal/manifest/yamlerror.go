@@ -29,7 +29,7 @@ var parserProblems = []string{
 // and a hint.
 func yamlError(file string, line int, data []byte, err error) *Error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	e := &Error{File: file, Line: line}
+	e := &Error{File: file, Line: line, Class: ErrSyntax, Err: err}
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 		l, _ := strconv.Atoi(m[1])
 		msg = m[2]

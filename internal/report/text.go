@@ -8,41 +8,20 @@ import (
 	"github.com/winkube/winkube/internal/rule"
 )
 
-const (
-	ansiRed    = "\x1b[31m"
-	ansiYellow = "\x1b[33m"
-	ansiCyan   = "\x1b[36m"
-	ansiDim    = "\x1b[2m"
-	ansiReset  = "\x1b[0m"
-)
-
 // Text writes one line per unsuppressed finding,
 // `file:line:col: severity: message [rule-id]`, a hint line under it when
 // there is one, and a summary line.
 func Text(w io.Writer, r *Report, opts Options) error {
 	bw := bufio.NewWriter(w)
-	paint := func(code, s string) string {
-		if !opts.Color {
-			return s
-		}
-		return code + s + ansiReset
-	}
+	paint := func(c Colour, s string) string { return Paint(opts.Color, c, s) }
 	for _, f := range r.Findings {
 		if f.Suppressed {
 			continue
 		}
-		sev := f.Severity.String()
-		switch f.Severity {
-		case rule.Error:
-			sev = paint(ansiRed, sev)
-		case rule.Warning:
-			sev = paint(ansiYellow, sev)
-		default:
-			sev = paint(ansiCyan, sev)
-		}
-		fmt.Fprintf(bw, "%s: %s: %s %s\n", position(f), sev, f.Message, paint(ansiDim, "["+f.Rule+"]"))
+		sev := paintSeverity(opts.Color, f.Severity, f.Severity.String())
+		fmt.Fprintf(bw, "%s: %s: %s %s\n", position(f), sev, f.Message, paint(Dim, "["+f.Rule+"]"))
 		if f.Hint != "" {
-			fmt.Fprintf(bw, "    %s %s\n", paint(ansiDim, "hint:"), f.Hint)
+			fmt.Fprintf(bw, "    %s %s\n", paint(Dim, "hint:"), f.Hint)
 		}
 	}
 	c := r.Count()

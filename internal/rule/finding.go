@@ -20,12 +20,11 @@ type Finding struct {
 	Line, Column int
 	Fix          *Fix
 	Suppressed   bool
-	severitySet  bool
 }
 
 // WithSeverity returns f reporting at s instead of the rule's default.
 func (f Finding) WithSeverity(s Severity) Finding {
-	f.Severity, f.severitySet = s, true
+	f.Severity = s
 	return f
 }
 

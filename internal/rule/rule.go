@@ -11,11 +11,15 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Severity orders findings; --fail-on compares against it.
+// Severity orders findings; --fail-on compares against it. The zero
+// value is Unset, so that info is a severity a rule, a finding or a
+// config can choose like any other: an Unset finding takes its rule's
+// severity, and a rule must set one.
 type Severity int
 
 const (
-	Info Severity = iota
+	Unset Severity = iota
+	Info
 	Warning
 	Error
 )
@@ -26,8 +30,10 @@ func (s Severity) String() string {
 		return "error"
 	case Warning:
 		return "warning"
+	case Info:
+		return "info"
 	}
-	return "info"
+	return "unset"
 }
 
 // ParseSeverity reads "error", "warning" or "info".
@@ -40,11 +46,16 @@ func ParseSeverity(s string) (Severity, error) {
 	case "info":
 		return Info, nil
 	}
-	return 0, fmt.Errorf("unknown severity %q: want error, warning or info", s)
+	return Unset, fmt.Errorf("unknown severity %q: want error, warning or info", s)
 }
 
-// MarshalText writes the severity's name.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+// MarshalText writes the severity's name; Unset has none.
+func (s Severity) MarshalText() ([]byte, error) {
+	if s == Unset {
+		return nil, fmt.Errorf("severity is unset")
+	}
+	return []byte(s.String()), nil
+}
 
 // UnmarshalText reads a severity name.
 func (s *Severity) UnmarshalText(b []byte) error {
@@ -79,9 +90,12 @@ type Doc struct {
 type Rule struct {
 	ID       string // kebab-case, stable forever
 	Title    string
-	Severity Severity
-	Category Category
-	Doc      Doc
+	Severity Severity // of its findings, unless a finding sets its own
+	// Configured is the severity a config gives every finding of the
+	// rule, its own choices included; Unset leaves them to the rule.
+	Configured Severity
+	Category   Category
+	Doc        Doc
 	// Workload runs once per object with a pod template.
 	Workload func(*Pass)
 	// Object runs once per object whose kind is in Kinds.
@@ -107,13 +121,12 @@ func (p *Pass) Reportf(path *field.Path, format string, args ...any) {
 	p.Report(Finding{Path: pathString(path), Message: fmt.Sprintf(format, args...)})
 }
 
-// Report reports a finding. Rule, Object and (when zero) Severity are
-// filled in; set Severity to override the rule's default for this finding.
+// Report reports a finding. Rule, Object and Severity are filled in: set
+// Severity (or use WithSeverity) to report this finding at another
+// severity than the rule's; a configured severity wins over both.
 func (p *Pass) Report(f Finding) {
 	f.Rule = p.Rule.ID
-	if f.Severity == 0 && !f.severitySet {
-		f.Severity = p.Rule.Severity
-	}
+	f.Severity = p.Rule.SeverityOf(f)
 	f.Object = p.Object
 	p.Emit(f)
 }
@@ -151,9 +164,19 @@ type CorpusPass struct {
 // Report reports a finding on obj.
 func (p *CorpusPass) Report(obj *manifest.Object, f Finding) {
 	f.Rule = p.Rule.ID
-	if f.Severity == 0 && !f.severitySet {
-		f.Severity = p.Rule.Severity
-	}
+	f.Severity = p.Rule.SeverityOf(f)
 	f.Object = obj
 	p.Emit(f)
+}
+
+// SeverityOf is the severity a finding of the rule is reported at: the
+// configured one if any, else the finding's own, else the rule's.
+func (r *Rule) SeverityOf(f Finding) Severity {
+	switch {
+	case r.Configured != Unset:
+		return r.Configured
+	case f.Severity != Unset:
+		return f.Severity
+	}
+	return r.Severity
 }

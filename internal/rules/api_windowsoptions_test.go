@@ -1,91 +1,12 @@
 package rules
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/client-go/dynamic"
 )
-
-// userNames probes every branch of the runAsUserName check, including
-// the byte-versus-character counts and ASCII-only control characters.
-var userNames = []string{
-	"", "a", "ContainerUser", `NT AUTHORITY\SYSTEM`, `NT AUTHORITY\\SYSTEM`, `a\b\c`,
-	`\user`, `.dom\user`, `dom.\user`, `-dom-\user`, `ÄÖÜ\user`,
-	strings.Repeat("é", 15) + `\user`, strings.Repeat("é", 16) + `\user`,
-	strings.Repeat("a", 255) + `\u`, strings.Repeat("a", 256) + `\u`,
-	strings.Repeat("a", 63) + `.com\u`, strings.Repeat("a", 64) + `.com\u`,
-	`a-.com\u`, `a..b\u`, `contoso.com\svc-web`, `CON TOSO\u`, `a*b\u`,
-	`dom\ `, `dom\..`, `dom\. .`, `dom\a b`, `dom\`,
-	"dom\\" + strings.Repeat("u", 104), "dom\\" + strings.Repeat("u", 105), strings.Repeat("é", 60),
-	"a\tb", "a\x7fb", "a\u0085b",
-	`u"`, `u/`, `u:`, `u;`, `u|`, `u=`, `u,`, `u+`, `u*`, `u?`, `u<`, `u>`, `u@`, `u[`, `u]`, `..\a@b`,
-}
-
-// gmsaNames probes gmsaCredentialSpecName, and gmsaSpecs gmsaCredentialSpec.
-var (
-	gmsaNames = []string{"webapp1", "WebApp1", "gmsa_webapp", "-bad", "a.b.c", strings.Repeat("a", 254), ""}
-	gmsaSpecs = []string{"", "{}", strings.Repeat("x", 64*1024), strings.Repeat("x", 64*1024+1)}
-)
-
-// testWindowsOptionsOnAPIServer creates a pod for every name in the tables
-// and compares the API server's windowsOptions errors with ours.
-func testWindowsOptionsOnAPIServer(t *testing.T, dyn dynamic.Interface, ns string) {
-	var cases []*corev1.WindowsSecurityContextOptions
-	for _, n := range userNames {
-		cases = append(cases, &corev1.WindowsSecurityContextOptions{RunAsUserName: &n})
-	}
-	for _, n := range gmsaNames {
-		cases = append(cases, &corev1.WindowsSecurityContextOptions{GMSACredentialSpecName: &n})
-	}
-	for _, s := range gmsaSpecs {
-		cases = append(cases, &corev1.WindowsSecurityContextOptions{GMSACredentialSpec: &s})
-	}
-	path := field.NewPath("spec", "securityContext", "windowsOptions")
-	for _, o := range cases {
-		pod := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Name: "probe"},
-			Spec: corev1.PodSpec{
-				SecurityContext: &corev1.PodSecurityContext{WindowsOptions: o},
-				Containers:      []corev1.Container{{Name: "c", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022"}},
-			},
-		}
-		got, err := dryRunErrors(t.Context(), dyn, ns, "v1", "Pod", pod)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = slices.DeleteFunc(got, func(s string) bool { return !strings.HasPrefix(s, path.String()+".") })
-		var want []string
-		for _, e := range append(userNameErrors(o, path), gmsaErrors(o, path)...) {
-			want = append(want, e.Error())
-		}
-		slices.Sort(got)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("windowsOptions %s:\n\tAPI server: %q\n\twinkube:    %q", describe(o), got, want)
-		}
-	}
-}
-
-func describe(o *corev1.WindowsSecurityContextOptions) string {
-	short := func(s string) string {
-		if len(s) > 40 {
-			return s[:40] + "..."
-		}
-		return s
-	}
-	switch {
-	case o.RunAsUserName != nil:
-		return "runAsUserName " + short(*o.RunAsUserName)
-	case o.GMSACredentialSpecName != nil:
-		return "gmsaCredentialSpecName " + short(*o.GMSACredentialSpecName)
-	}
-	return "gmsaCredentialSpec " + short(*o.GMSACredentialSpec)
-}
 
 // TestUserNameErrorsStop checks the order the API server's checks stop in:
 // an empty name, control characters and extra backslashes end the check

@@ -1,119 +1,43 @@
 package rules
 
 import (
-	"bufio"
+	"bytes"
 	"context"
+	"errors"
+	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
+	"github.com/google/go-cmp/cmp"
 
-	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/fix"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
-	"github.com/winkube/winkube/internal/winsupport"
+	"github.com/winkube/winkube/internal/rules/rulestest"
 )
 
-// Fixtures live in testdata/<rule-id>/*.yaml. A comment
-//
-//	# want "regexp" ["regexp" ...]
-//
-// on a line expects one finding of the rule on that line per regexp, each
-// matching its message. Every other finding of the rule is a failure. Two
-// header comments choose the context:
-//
-//	# cluster: reference | multi-build | ws2019 | untainted | linux-only | ws2025
-//	# kubernetes-version: 1.30
-var (
-	wantRE    = regexp.MustCompile(`#\s*want\s+(".*)$`)
-	quotedRE  = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
-	clusterRE = regexp.MustCompile(`^#\s*cluster:\s*(\S+)`)
-	versionRE = regexp.MustCompile(`^#\s*kubernetes-version:\s*(\S+)`)
-)
+// Fixtures live in testdata/<rule-id>/*.yaml; rulestest describes their
+// "# want" comments and headers. Beside a fixture whose findings carry
+// fixes, <name>.yaml.golden is the fixture with every fix of the rule
+// applied (safe or not) until nothing changes, as go/analysis's
+// RunWithSuggestedFixes checks; -update rewrites the goldens.
 
-func pool(name, os, build string, taints ...corev1.Taint) cluster.Pool {
-	return cluster.Pool{Name: name, Count: 2, OS: os, WindowsBuild: build, CPU: resource.MustParse("4"), Memory: resource.MustParse("16Gi"), MaxPods: 110, Taints: taints}
-}
+var update = flag.Bool("update", false, "rewrite the fix goldens, testdata/<rule-id>/*.yaml.golden")
 
 // testClusters are the cluster profiles fixtures can choose.
-var testClusters = map[string]func() *cluster.Cluster{
-	"reference": cluster.Reference,
-	"multi-build": func() *cluster.Cluster {
-		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), pool("win2019", "windows", "10.0.17763", cluster.WindowsTaint), pool("win2022", "windows", "10.0.20348", cluster.WindowsTaint)}}
-	},
-	"ws2019": func() *cluster.Cluster {
-		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), pool("win2019", "windows", "10.0.17763", cluster.WindowsTaint)}}
-	},
-	"ws2025": func() *cluster.Cluster {
-		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), pool("win2025", "windows", "10.0.26100", cluster.WindowsTaint)}}
-	},
-	"untainted": func() *cluster.Cluster {
-		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), pool("windows", "windows", "10.0.20348")}}
-	},
-	"linux-only": func() *cluster.Cluster {
-		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", "")}}
-	},
-}
-
-type want struct {
-	line int
-	re   *regexp.Regexp
-	used bool
-}
-
-// fixture reads a fixture's header and wants.
-func fixture(t *testing.T, path string) (c *cluster.Cluster, m winsupport.Model, wants []*want) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	c, m = cluster.Reference(), winsupport.Default()
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if g := clusterRE.FindStringSubmatch(text); g != nil {
-			mk, ok := testClusters[g[1]]
-			if !ok {
-				t.Fatalf("%s:%d: unknown test cluster %q", path, line, g[1])
-			}
-			c = mk()
-		}
-		if g := versionRE.FindStringSubmatch(text); g != nil {
-			v, err := winsupport.ParseVersion(g[1])
-			if err != nil {
-				t.Fatalf("%s:%d: %v", path, line, err)
-			}
-			m = winsupport.ForVersion(v)
-		}
-		if g := wantRE.FindStringSubmatch(text); g != nil {
-			for _, q := range quotedRE.FindAllStringSubmatch(g[1], -1) {
-				pat, err := strconv.Unquote(q[0])
-				if err != nil {
-					t.Fatalf("%s:%d: want must be a Go string literal: %v", path, line, err)
-				}
-				re, err := regexp.Compile(pat)
-				if err != nil {
-					t.Fatalf("%s:%d: bad want regexp: %v", path, line, err)
-				}
-				wants = append(wants, &want{line: line, re: re})
-			}
-		}
-	}
-	return c, m, wants
-}
+var testClusters = rulestest.Clusters
 
 // checkFixture runs one rule over one fixture file and compares findings
 // with the wants.
 func checkFixture(t *testing.T, r *rule.Rule, path string) (fired bool) {
 	t.Helper()
-	c, m, wants := fixture(t, path)
+	fx, err := rulestest.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rs := []*rule.Rule{LoadError}
 	if r != LoadError {
 		rs = append(rs, r)
@@ -122,34 +46,84 @@ func checkFixture(t *testing.T, r *rule.Rule, path string) (fired bool) {
 	if len(errs) > 0 {
 		t.Fatal(errs[0])
 	}
-	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: rs, Cluster: c, Model: m})
+	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: rs, Cluster: fx.Cluster, Model: fx.Model})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range res.Findings {
-		if f.Suppressed {
+		if f.Suppressed || (f.Rule != r.ID && f.Rule != LoadError.ID) {
 			continue
 		}
-		if f.Rule != r.ID && f.Rule != LoadError.ID {
-			continue
-		}
-		matched := false
-		for _, w := range wants {
-			if !w.used && w.line == f.Line && w.re.MatchString(f.Message) {
-				w.used, matched = true, true
-				break
-			}
-		}
-		if !matched {
+		if !fx.Match(f.Line, f.Message) {
 			t.Errorf("%s:%d:%d: unexpected %s finding: %s", path, f.Line, f.Column, f.Rule, f.Message)
 		}
 	}
-	for _, w := range wants {
-		if !w.used {
-			t.Errorf("%s:%d: no finding matched %q", path, w.line, w.re)
+	for _, w := range fx.Unmatched() {
+		t.Errorf("%s:%d: no finding matched %q", path, w.Line, w.RE)
+	}
+	checkFixes(t, r, fx, path)
+	return len(fx.Wants) > 0
+}
+
+// checkFixes applies the rule's fixes to the fixture and compares the
+// result with its golden; after them the rule has nothing left to fix.
+func checkFixes(t *testing.T, r *rule.Rule, fx *rulestest.Fixture, path string) {
+	t.Helper()
+	if r == LoadError {
+		return // it fixes nothing, and fix refuses its unreadable documents by design
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := engine.Options{Rules: []*rule.Rule{r}, Cluster: fx.Cluster, Model: fx.Model}
+	res, err := fix.Converge(context.Background(), []fix.File{{Name: path, Data: data}}, opts, fix.Policy{Unsafe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := res.Files[0]
+	for _, f := range fr.Failures {
+		t.Errorf("%s: fix failed: %s", path, f)
+	}
+	golden, changed := path+".golden", fr.Changed(data)
+	if *update {
+		updateGolden(t, golden, fr.After, changed)
+		return
+	}
+	want, err := os.ReadFile(golden)
+	switch {
+	case !changed && err == nil:
+		t.Errorf("%s: %s fixes nothing here, yet there is a golden; run go test ./internal/rules -update", golden, r.ID)
+	case changed && err != nil:
+		t.Errorf("%s: %s's fixes change the fixture and there is no golden; run go test ./internal/rules -update and review it", path, r.ID)
+	case changed && !bytes.Equal(want, fr.After):
+		t.Errorf("%s: the fixed fixture differs from the golden (-golden +fixed):\n%s", path, cmp.Diff(string(want), string(fr.After)))
+	}
+	if !changed {
+		return
+	}
+	again, err := engine.Run(context.Background(), []manifest.Input{manifest.BytesInput(path, fr.After)}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range again.Findings {
+		if f.Fix != nil && !f.Suppressed {
+			t.Errorf("%s.golden:%d: %s still has a fix to make: %s", path, f.Line, r.ID, f.Fix.Title)
 		}
 	}
-	return len(wants) > 0
+}
+
+func updateGolden(t *testing.T, golden string, fixed []byte, changed bool) {
+	t.Helper()
+	if !changed {
+		if err := os.Remove(golden); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err := os.WriteFile(golden, fixed, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestFixtures(t *testing.T) {

@@ -3,9 +3,6 @@ package rules
 import (
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/target"
 	"github.com/winkube/winkube/internal/winsupport"
@@ -45,7 +42,7 @@ var ConflictingOSSignals = &rule.Rule{
 				Hint:    "make spec.os.name and the kubernetes.io/os selector name the same OS"})
 		}
 		if pin == target.Linux && f.HostProcess {
-			p.Report(rule.Finding{Path: rule.Path(hostProcessPath(p.Workload.Spec, p.Workload.SpecPath)),
+			p.Report(rule.Finding{Path: rule.Path(target.HostProcessPath(p.Workload.Spec, p.Workload.SpecPath)),
 				Message: fmt.Sprintf("HostProcess container in a workload the %s pins to Linux nodes; HostProcess containers run only on Windows nodes", by),
 				Hint:    "pin the workload to windows, or drop hostProcess if it is a Linux workload"})
 		}
@@ -63,25 +60,6 @@ func pinSource(f *target.Facts) string {
 		}
 	}
 	return "scheduling constraint"
-}
-
-// hostProcessPath is where hostProcess: true is set: the pod, or the first
-// container that sets it.
-func hostProcessPath(s *corev1.PodSpec, specPath *field.Path) *field.Path {
-	rel := []string{"securityContext", "windowsOptions", "hostProcess"}
-	if s.SecurityContext != nil && s.SecurityContext.WindowsOptions != nil && isTrue(s.SecurityContext.WindowsOptions.HostProcess) {
-		return specPath.Child(rel[0], rel[1:]...)
-	}
-	var found *field.Path
-	winsupport.VisitContainers(s, specPath, func(c *corev1.Container, cp *field.Path) {
-		if found == nil && c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil && isTrue(c.SecurityContext.WindowsOptions.HostProcess) {
-			found = cp.Child(rel[0], rel[1:]...)
-		}
-	})
-	if found == nil {
-		return specPath
-	}
-	return found
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }

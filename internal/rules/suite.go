@@ -29,3 +29,16 @@ func ByID(id string) *rule.Rule {
 	}
 	return nil
 }
+
+// API returns the rules that predict the API server's own rejections
+// (category api-rejection), in catalogue order: what simulate's admission
+// phase runs and what the real-API-server test holds to kube-apiserver.
+func API() []*rule.Rule {
+	var out []*rule.Rule
+	for _, r := range Suite() {
+		if r.Category == rule.API {
+			out = append(out, r)
+		}
+	}
+	return out
+}

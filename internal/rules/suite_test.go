@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/winkube/winkube/internal/rule"
 )
 
 var idRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -26,6 +28,9 @@ func TestSuite(t *testing.T) {
 		}
 		if r.Category == "" {
 			t.Errorf("rule %s: category is required", r.ID)
+		}
+		if r.Severity == rule.Unset || r.Configured != rule.Unset {
+			t.Errorf("rule %s: severity %v, configured %v; a rule sets its severity and leaves Configured to configs", r.ID, r.Severity, r.Configured)
 		}
 		n := 0
 		for _, set := range []bool{r.Workload != nil, r.Object != nil, r.Corpus != nil} {

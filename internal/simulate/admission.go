@@ -2,8 +2,8 @@ package simulate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/rules"
@@ -157,27 +158,11 @@ func admitRuntimeClass(pod *corev1.Pod, rcs map[string]*nodev1.RuntimeClass) str
 	if rc.Scheduling == nil {
 		return ""
 	}
-	if pod.Spec.NodeSelector == nil {
-		pod.Spec.NodeSelector = map[string]string{}
+	sel, tols, conflict := target.MergeRuntimeClass(pod.Spec.NodeSelector, pod.Spec.Tolerations, rc)
+	if conflict != "" {
+		return conflict
 	}
-	// The plugin ranges over a map, so with several conflicting keys the
-	// real API server names one at random; winkube names the first.
-	keys := make([]string, 0, len(rc.Scheduling.NodeSelector))
-	for k := range rc.Scheduling.NodeSelector {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := rc.Scheduling.NodeSelector[k]
-		if pv, ok := pod.Spec.NodeSelector[k]; ok && pv != v {
-			return fmt.Sprintf("conflict: runtimeClass.scheduling.nodeSelector[%s] = %s; pod.spec.nodeSelector[%s] = %s", k, v, k, pv)
-		}
-		pod.Spec.NodeSelector[k] = v
-	}
-	if len(pod.Spec.NodeSelector) == 0 {
-		pod.Spec.NodeSelector = nil
-	}
-	pod.Spec.Tolerations = target.MergeTolerations(pod.Spec.Tolerations, rc.Scheduling.Tolerations)
+	pod.Spec.NodeSelector, pod.Spec.Tolerations = sel, tols
 	return ""
 }
 
@@ -214,44 +199,23 @@ func forbidden(pod, msg string) string {
 	return fmt.Sprintf("pods %q is forbidden: %s", pod, msg)
 }
 
-// validate runs the lint engine's API-rejection rules over the workload
-// objects and returns, per object, the API server's refusal: `Kind.group
-// "name" is invalid: msg` or `... is invalid: [msg1, msg2]`. The rules are
-// called as the engine calls them but outside it, because the engine sorts
-// findings by position while the API server reports field errors in the
-// order validation finds them, which is the order the rules emit them.
+// validate runs the suite's API-rejection rules through the engine, in
+// the API server's order of field errors (engine.Validate), and returns,
+// per object, the API server's refusal: `Kind.group "name" is invalid:
+// msg` or `... is invalid: [msg1, msg2]`. Only error findings count:
+// warnings predict what the API server will say once spec.os.name is set.
 func validate(objs []*manifest.Object, rcs map[string]*nodev1.RuntimeClass, m winsupport.Model) map[*manifest.Object]string {
-	var apiRules []*rule.Rule
-	for _, r := range rules.Suite() {
-		if r.Category == rule.API {
-			apiRules = append(apiRules, r)
-		}
+	known := make([]*nodev1.RuntimeClass, 0, len(rcs))
+	for _, name := range slices.Sorted(maps.Keys(rcs)) {
+		known = append(known, rcs[name])
 	}
-	ref := cluster.Reference()
+	found := engine.Validate(objs, engine.Options{Rules: rules.API(), Cluster: cluster.Reference(), Model: m, RuntimeClasses: known})
 	out := map[*manifest.Object]string{}
-	for _, o := range objs {
+	for i, o := range objs {
 		var msgs []string
-		emit := func(f rule.Finding) {
-			// Suppression is winkube's; the API server still refuses.
+		for _, f := range found[i] {
 			if f.Severity == rule.Error {
 				msgs = append(msgs, f.Message)
-			}
-		}
-		w := o.Workload()
-		var facts target.Facts
-		if w != nil {
-			var rc *nodev1.RuntimeClass
-			if w.Spec.RuntimeClassName != nil {
-				rc = rcs[*w.Spec.RuntimeClassName]
-			}
-			facts = target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: ref, Model: m})
-		}
-		for _, ru := range apiRules {
-			switch {
-			case ru.Workload != nil && w != nil:
-				ru.Workload(&rule.Pass{Rule: ru, Object: o, Workload: w, Target: &facts, Cluster: ref, Model: m, Emit: emit})
-			case ru.Object != nil && o.Typed != nil && slices.Contains(ru.Kinds, o.Kind):
-				ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: ref, Model: m, Emit: emit})
 			}
 		}
 		if len(msgs) > 0 {

@@ -8,12 +8,6 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
-// APIVersion and Kind identify the JSON form of a Result.
-const (
-	APIVersion = "winkube.io/v1alpha1"
-	ReportKind = "SimulationReport"
-)
-
 // Input is what a simulation reads.
 type Input struct {
 	Nodes          []*corev1.Node         // exact nodes (from a cluster file expansion, kubectl get nodes -o yaml, or a test)

@@ -1,7 +1,8 @@
 // Package simulate predicts what a Kubernetes control plane does with a set
 // of manifests on a modelled cluster: API admission, kube-scheduler
 // placement and the kubelet's start-up checks, in the words Kubernetes
-// itself uses.
+// itself uses. The Result is data; internal/report/simreport renders it
+// as text, JSON or HTML.
 //
 // # Pipeline
 //
@@ -12,8 +13,9 @@
 // (the template's node selector, required node affinity and taints, with
 // the tolerations the controller adds), pinned with a metadata.name
 // matchFields term. Each pod then meets, in the API server's order:
-// validation of the workload object (the lint engine's api-rejection
-// rules, rendered as apierrors.NewInvalid renders field errors), the
+// validation of the workload object (the suite's api-rejection rules run
+// by engine.Validate in the API server's order of field errors, rendered
+// as apierrors.NewInvalid renders them), the
 // DefaultTolerationSeconds and RuntimeClass admission plugins (unknown
 // class, overhead, nodeSelector conflict, tolerations merge), and for a
 // bare Pod validation after admission. A rejected pod is never scheduled.

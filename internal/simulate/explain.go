@@ -108,11 +108,11 @@ func describeAmounts(a amounts, reasons []string) string {
 	for _, r := range reasons {
 		switch r {
 		case "Insufficient cpu":
-			parts = append(parts, "cpu "+formatCPU(a.MilliCPU))
+			parts = append(parts, "cpu "+FormatCPU(a.MilliCPU))
 		case "Insufficient memory":
-			parts = append(parts, "memory "+formatMemory(a.Memory))
+			parts = append(parts, "memory "+FormatMemory(a.Memory))
 		case "Insufficient ephemeral-storage":
-			parts = append(parts, "ephemeral-storage "+formatMemory(a.Ephemeral))
+			parts = append(parts, "ephemeral-storage "+FormatMemory(a.Ephemeral))
 		case reasonTooManyPods:
 		default:
 			name := corev1.ResourceName(strings.TrimPrefix(r, "Insufficient "))

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/target"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -29,7 +30,7 @@ func startFailure(pod *corev1.Pod, n *corev1.Node, hyperV bool, m winsupport.Mod
 	if pod.Spec.OS != nil && string(pod.Spec.OS.Name) != nodeOS {
 		return podOSNotSupported
 	}
-	hostProcess := isHostProcess(&pod.Spec)
+	hostProcess := target.HostProcess(&pod.Spec)
 	var out string
 	winsupport.VisitContainers(&pod.Spec, field.NewPath("spec"), func(c *corev1.Container, p *field.Path) {
 		if out == "" {
@@ -71,20 +72,6 @@ func buildNumber(b string) int {
 	n := 0
 	fmt.Sscanf(b, "10.0.%d", &n)
 	return n
-}
-
-// isHostProcess reports whether the pod runs HostProcess containers, set
-// for the pod or on its containers (validation makes them all agree).
-func isHostProcess(s *corev1.PodSpec) bool {
-	if s.SecurityContext != nil && s.SecurityContext.WindowsOptions != nil && s.SecurityContext.WindowsOptions.HostProcess != nil {
-		return *s.SecurityContext.WindowsOptions.HostProcess
-	}
-	for _, c := range s.Containers {
-		if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil && c.SecurityContext.WindowsOptions.HostProcess != nil && *c.SecurityContext.WindowsOptions.HostProcess {
-			return true
-		}
-	}
-	return false
 }
 
 // kubeletAdmitNamed is the kubelet's admission of a pod that names its

@@ -172,13 +172,14 @@ func fits(req, alloc, used amounts, pods, allowed int) bool {
 	return true
 }
 
-// formatCPU and formatMemory render amounts for people.
-func formatCPU(m int64) string {
+// FormatCPU and FormatMemory render amounts for people (the reports
+// and explanations share them).
+func FormatCPU(m int64) string {
 	s := strconv.FormatFloat(float64(m)/1000, 'f', 2, 64)
 	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 }
 
-func formatMemory(b int64) string {
+func FormatMemory(b int64) string {
 	const gi, mi = 1 << 30, 1 << 20
 	switch {
 	case b >= gi:

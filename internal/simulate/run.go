@@ -9,6 +9,7 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/target"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -224,7 +225,7 @@ func (r *runner) bindAndStart(t *tmpl, wl *workload, i int, n *node, pr *PodResu
 	if !r.noKubelets && (pr.StartFailure == podOSNotSupported || pr.StartFailure == podOSSelectorMismatch) {
 		r.s.unbind()
 	}
-	if pr.StartFailure == "" && n.os == "windows" && !isHostProcess(&wl.pod.Spec) {
+	if pr.StartFailure == "" && n.os == "windows" && !target.HostProcess(&wl.pod.Spec) {
 		if !wl.unknownDone {
 			wl.unknown, wl.unknownDone = unknownImages(wl.pod, r.m), true
 		}

@@ -47,7 +47,7 @@ func collect(objs []*manifest.Object, overrides map[string]int32) ([]*workload, 
 			rcs[rc.Name] = rc
 			continue
 		}
-		if !createsPods(o.Kind) {
+		if !manifest.CreatesPods(o.Kind) {
 			continue
 		}
 		w := o.Workload()
@@ -73,14 +73,6 @@ func collect(objs []*manifest.Object, overrides map[string]int32) ([]*workload, 
 		return nil, nil, nil, err
 	}
 	return wls, rcs, notes, nil
-}
-
-func createsPods(kind string) bool {
-	switch kind {
-	case "Pod", "Deployment", "ReplicaSet", "ReplicationController", "StatefulSet", "DaemonSet", "Job", "CronJob":
-		return true
-	}
-	return false
 }
 
 // jobPods is how many pods a Job runs at once: parallelism (default 1),

@@ -1,9 +1,6 @@
 package target
 
 import (
-	"fmt"
-	"sort"
-
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -99,72 +96,14 @@ func Resolve(in Input) Facts {
 	if s.RuntimeClassName != nil {
 		f.RuntimeClassName = *s.RuntimeClassName
 		f.RuntimeClass = in.RuntimeClass
-		mergeRuntimeClass(&f, in.RuntimeClass)
+		f.NodeSelector, f.Tolerations, f.Conflict = MergeRuntimeClass(f.NodeSelector, f.Tolerations, in.RuntimeClass)
 		if in.RuntimeClass != nil && in.Model.HyperVHandler(in.RuntimeClass.Handler) {
 			f.HyperV = true
 		}
 	}
-	f.HostProcess = hostProcess(s)
+	f.HostProcess = HostProcess(s)
 	schedulable(&f, s, in)
 	collectSignals(&f, in)
 	decide(&f)
 	return f
-}
-
-// mergeRuntimeClass applies the RuntimeClass admission plugin's merge of
-// scheduling.nodeSelector and tolerations into the pod.
-func mergeRuntimeClass(f *Facts, rc *nodev1.RuntimeClass) {
-	if rc == nil || rc.Scheduling == nil {
-		return
-	}
-	merged := make(map[string]string, len(f.NodeSelector)+len(rc.Scheduling.NodeSelector))
-	for k, v := range f.NodeSelector {
-		merged[k] = v
-	}
-	keys := make([]string, 0, len(rc.Scheduling.NodeSelector))
-	for k := range rc.Scheduling.NodeSelector {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		v := rc.Scheduling.NodeSelector[k]
-		if pv, ok := merged[k]; ok && pv != v && f.Conflict == "" {
-			f.Conflict = fmt.Sprintf("conflict: runtimeClass.scheduling.nodeSelector[%s] = %s; pod.spec.nodeSelector[%s] = %s", k, v, k, pv)
-		}
-		merged[k] = v
-	}
-	f.NodeSelector = merged
-	f.Tolerations = MergeTolerations(f.Tolerations, rc.Scheduling.Tolerations)
-}
-
-// MergeTolerations appends the tolerations of b that a does not already
-// contain; the result tolerates exactly what either list tolerates.
-func MergeTolerations(a, b []corev1.Toleration) []corev1.Toleration {
-	out := append([]corev1.Toleration(nil), a...)
-	for _, t := range b {
-		dup := false
-		for _, x := range out {
-			if x.MatchToleration(&t) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-func hostProcess(s *corev1.PodSpec) bool {
-	if s.SecurityContext != nil && s.SecurityContext.WindowsOptions != nil && s.SecurityContext.WindowsOptions.HostProcess != nil && *s.SecurityContext.WindowsOptions.HostProcess {
-		return true
-	}
-	hp := false
-	winsupport.VisitContainers(s, field.NewPath("spec"), func(c *corev1.Container, _ *field.Path) {
-		if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil && c.SecurityContext.WindowsOptions.HostProcess != nil && *c.SecurityContext.WindowsOptions.HostProcess {
-			hp = true
-		}
-	})
-	return hp
 }

@@ -3,6 +3,7 @@ package webhook
 import (
 	"encoding/json"
 	"log/slog"
+	"slices"
 	"strings"
 
 	admissionv1 "k8s.io/api/admission/v1"
@@ -17,19 +18,9 @@ const (
 	mutateEndpoint   = "mutate"
 )
 
-// checkedKinds are the kinds whose pod templates the webhook checks, all
-// at their current API versions.
-var checkedKinds = map[metav1.GroupVersionKind]bool{
-	{Group: "", Version: "v1", Kind: "Pod"}:             true,
-	{Group: "apps", Version: "v1", Kind: "Deployment"}:  true,
-	{Group: "apps", Version: "v1", Kind: "StatefulSet"}: true,
-	{Group: "apps", Version: "v1", Kind: "DaemonSet"}:   true,
-	{Group: "apps", Version: "v1", Kind: "ReplicaSet"}:  true,
-	{Group: "batch", Version: "v1", Kind: "Job"}:        true,
-	{Group: "batch", Version: "v1", Kind: "CronJob"}:    true,
-}
-
-func supportedKind(k metav1.GroupVersionKind) bool { return checkedKinds[k] }
+// supportedKind: the webhook checks the kinds that create pods
+// (manifest.WorkloadKinds), at their current API versions.
+func supportedKind(k metav1.GroupVersionKind) bool { return slices.Contains(manifest.WorkloadKinds, k) }
 
 // badRequest is a review the webhook cannot read; it is answered 400.
 type badRequest struct{ msg string }

@@ -1,11 +1,7 @@
 package webhook
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"sort"
-	"strings"
 
 	nodev1 "k8s.io/api/node/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -81,49 +77,27 @@ type Namespaces struct {
 var DefaultExcluded = []string{"kube-system"}
 
 // LoadConfig reads and validates a webhook config file, reporting every
-// problem at once, each with its file:line.
+// problem at once, each at its file:line:col.
 func LoadConfig(path string) (*WebhookConfig, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading webhook config %s: %w", path, err)
+	c := &WebhookConfig{}
+	if err := manifest.LoadFile(path, c, c.problems); err != nil {
+		return nil, err
 	}
-	return parseConfig(path, data)
+	return c, nil
 }
 
 func parseConfig(path string, data []byte) (*WebhookConfig, error) {
 	c := &WebhookConfig{}
-	if err := manifest.DecodeStrict(path, data, c); err != nil {
+	if err := manifest.DecodeFile(path, data, c, c.problems); err != nil {
 		return nil, err
 	}
-	problems := c.problems()
-	if len(problems) == 0 {
-		return c, nil
-	}
-	objs, _ := manifest.Decode(manifest.Document{File: path, Line: 1, Data: data})
-	located := make([]*manifest.Error, len(problems))
-	for i, p := range problems {
-		located[i] = &manifest.Error{File: path, Msg: p.path + ": " + p.msg}
-		if len(objs) == 1 {
-			located[i].Line, located[i].Column = objs[0].Locate(p.path)
-		}
-	}
-	sort.SliceStable(located, func(i, j int) bool {
-		a, b := located[i], located[j]
-		return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
-	})
-	errs := make([]error, len(located))
-	for i, e := range located {
-		errs[i] = e
-	}
-	return nil, errors.Join(errs...)
+	return c, nil
 }
 
-type problem struct{ path, msg string }
-
 // problems checks the config; paths are API-style from the file's root.
-func (c *WebhookConfig) problems() []problem {
-	var ps []problem
-	add := func(path, format string, args ...any) { ps = append(ps, problem{path, fmt.Sprintf(format, args...)}) }
+func (c *WebhookConfig) problems() []manifest.Problem {
+	var ps []manifest.Problem
+	add := func(path, format string, args ...any) { ps = append(ps, manifest.Problemf(path, format, args...)) }
 	if c.APIVersion != config.APIVersion {
 		add("apiVersion", "must be %s, got %q", config.APIVersion, c.APIVersion)
 	}
@@ -163,33 +137,7 @@ func (c *WebhookConfig) problems() []problem {
 		}
 	}
 	// The shared parts are checked as lint checks .winkube.yaml.
-	shared := config.Config{APIVersion: config.APIVersion, Kind: config.Kind, KubernetesVersion: c.KubernetesVersion, Rules: c.Rules}
-	for _, err := range unjoin(shared.Validate(rules.Suite())) {
-		path, msg, _ := strings.Cut(err.Error(), ": ")
-		add(path, "%s", msg)
-	}
-	if c.Cluster != nil {
-		for _, err := range unjoin(c.Cluster.Validate()) {
-			path, msg, _ := strings.Cut(err.Error(), ": ")
-			add("cluster."+path, "%s", msg)
-		}
-	}
-	return ps
-}
-
-// unjoin flattens an errors.Join tree into its leaves.
-func unjoin(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, unjoin(e)...)
-		}
-		return out
-	}
-	return []error{err}
+	return append(ps, config.SharedProblems(c.KubernetesVersion, c.Rules, c.Cluster, rules.Suite())...)
 }
 
 // mode returns the configured mode, defaulted.

@@ -51,7 +51,7 @@ runtimeClasses: [{metadata: {name: ""}}]
 			`x.yaml:10:30: runtimeClasses[0].metadata.name: required`,
 			`runtimeClasses[0].handler: required`,
 			`x.yaml:6:1: kubernetesVersion: invalid Kubernetes version "2.0"`,
-			`x.yaml:8:9: rules.disable: unknown rule "no-such-rule"`,
+			`x.yaml:8:19: rules.disable[0]: unknown rule "no-such-rule"`,
 			`x.yaml:8:45: rules.severity[missing-os-pin]: unknown severity "fatal"`,
 			`x.yaml:9:54: cluster.pools[0].windowsBuild: "10.0.1" is not a build like 10.0.20348`,
 		}},

@@ -40,7 +40,7 @@ func TestConfigReload(t *testing.T) {
 	})
 	logs := f.logs.String()
 	for _, want := range []string{"webhook config not reloaded; keeping the previous one",
-		`config.yaml:4:9: rules.disable: unknown rule \"windows-forbidden-fields\"`} {
+		`config.yaml:4:19: rules.disable[0]: unknown rule \"windows-forbidden-fields\"`} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("logs lack %q:\n%s", want, logs)
 		}
