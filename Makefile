@@ -3,7 +3,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: all controlplane chromium tools test test-unit docs bench
+.PHONY: all controlplane chromium tools test test-unit fuzz fuzz-targets docs bench
 
 all: test
 
@@ -26,6 +26,29 @@ tools:
 # plane and headless Chromium.
 test: controlplane chromium tools
 	$(GO) test -timeout 60m ./...
+	$(MAKE) fuzz-targets FUZZTIME=8s
+
+# Every fuzz target, package:Target. `make test` runs each for FUZZTIME=8s
+# (about a minute and a half in all on 2 cores, builds included); `make fuzz`
+# runs each for 5 minutes, or as long as FUZZTIME says:
+#   make fuzz FUZZTIME=30m
+FUZZ_TARGETS := \
+	./internal/manifest:FuzzDecode \
+	./internal/manifest:FuzzFastParse \
+	./internal/manifest:FuzzSplit \
+	./internal/engine:FuzzEngine \
+	./internal/webhook:FuzzReview \
+	./internal/fix:FuzzFixRoundTrip \
+	./internal/nodeconfig:FuzzParseValidate
+FUZZTIME ?= 5m
+
+fuzz: fuzz-targets
+
+fuzz-targets:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t##*:} ($(FUZZTIME))"; \
+		$(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME); \
+	done
 
 # The product's own tests: no server, no browser.
 test-unit:

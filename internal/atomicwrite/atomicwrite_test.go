@@ -1,7 +1,9 @@
 package atomicwrite
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -9,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestFileReplacesKeepingMode(t *testing.T) {
@@ -142,5 +145,45 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 	}
 	if strings.Join(got, ",") != strings.Join(names, ",") {
 		t.Errorf("%s holds %v, want %v (a temporary file was left behind)", dir, got, names)
+	}
+}
+
+// TestKillDuringWrite kills (SIGKILL) a child that keeps replacing a file
+// with one of two large contents: whenever it dies, the file holds one of
+// them whole, never a truncated mix.
+func TestKillDuringWrite(t *testing.T) {
+	t.Parallel()
+	a, b := bytes.Repeat([]byte("a"), 8<<20), bytes.Repeat([]byte("b"), 8<<20)
+	if p := os.Getenv("ATOMICWRITE_KILL_CHILD"); p != "" {
+		os.Stdout.WriteString("ready\n")
+		for i := 0; ; i++ {
+			data := a
+			if i%2 == 1 {
+				data = b
+			}
+			if err := File(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for round := range 5 {
+		p := filepath.Join(t.TempDir(), "f.yaml")
+		if err := os.WriteFile(p, a, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestKillDuringWrite$")
+		cmd.Env = append(os.Environ(), "ATOMICWRITE_KILL_CHILD="+p)
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		io.ReadFull(out, make([]byte, 6))
+		time.Sleep(time.Duration(20+round*37) * time.Millisecond)
+		cmd.Process.Kill()
+		cmd.Wait()
+		got, err := os.ReadFile(p)
+		if err != nil || !bytes.Equal(got, a) && !bytes.Equal(got, b) {
+			t.Fatalf("round %d: after SIGKILL the file holds %d bytes, neither content whole (%v)", round, len(got), err)
+		}
 	}
 }

@@ -64,8 +64,8 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	}
 	root := NewRoot(s)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	if code, ok := interruptCode(ctx); ok {
+	cmd, err := root.ExecuteContextC(ctx)
+	if code, ok := interruptCode(ctx); ok && !(err == nil && cmd.Annotations[gracefulStop] == "true") {
 		fmt.Fprintf(s.Err, "winkube: %v\n", context.Cause(ctx))
 		return code
 	}

@@ -50,6 +50,11 @@ func SignalContext(parent context.Context) (context.Context, func()) {
 	}
 }
 
+// gracefulStop annotates a command for which SIGTERM is the normal way to
+// stop (webhook serve drains and exits 0); other commands interrupted by
+// a signal exit 128+n.
+const gracefulStop = "winkube.io/graceful-stop"
+
 // interruptCode returns the exit code when ctx was ended by a signal.
 func interruptCode(ctx context.Context) (int, bool) {
 	var in Interrupted

@@ -45,8 +45,9 @@ type webhookServeOptions struct {
 func newWebhookServeCommand(s Streams) *cobra.Command {
 	o := &webhookServeOptions{streams: s, output: output{streaming: true}}
 	cmd := &cobra.Command{
-		Use:   "serve --tls-cert FILE --tls-key FILE [--config FILE]",
-		Short: "Serve /validate, /mutate, /healthz, /readyz and /metrics over HTTPS",
+		Use:         "serve --tls-cert FILE --tls-key FILE [--config FILE]",
+		Annotations: map[string]string{gracefulStop: "true"},
+		Short:       "Serve /validate, /mutate, /healthz, /readyz and /metrics over HTTPS",
 		Long: `Serve the admission webhook over HTTPS until SIGTERM or SIGINT, then drain: /readyz
 fails and responses close their connections for --drain-delay, after which the
 server stops accepting connections and answers every request in flight.

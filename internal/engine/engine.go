@@ -92,7 +92,7 @@ func runInputs(ctx context.Context, inputs []manifest.Input, pathErrs []*manifes
 		r.files++
 		fileSeq := seq
 		seq++
-		if lerr := manifest.Each(in, func(d manifest.Document) {
+		if lerr := manifest.EachContext(ctx, in, func(d manifest.Document) {
 			docs <- job{seq: seq, doc: d}
 			seq++
 		}); lerr != nil {

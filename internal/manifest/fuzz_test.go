@@ -103,3 +103,37 @@ func FuzzFastParse(f *testing.F) {
 		checkFast(t, "fuzz.yaml", 1, data)
 	})
 }
+
+// FuzzSplit: the splitter never panics, and the byte ranges it gives fix
+// are in order, inside the input, and hold each document's text.
+//
+//	go test ./internal/manifest -run '^$' -fuzz FuzzSplit -fuzztime 1m
+func FuzzSplit(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s, false)
+	}
+	f.Add([]byte("a: 1\r---\rb: 2\r\n--- {c: 3}\n...\nd: \x00\n---\ne: 4"), false)
+	f.Add([]byte("{\"a\": \"---\"}\n"), true)
+	f.Fuzz(func(t *testing.T, data []byte, isJSON bool) {
+		docs, err := Split("f.yaml", data, isJSON)
+		if err != nil {
+			t.Fatalf("Split of bytes failed: %v", err)
+		}
+		prev := int64(0)
+		for i, d := range docs {
+			if d.Index != i || d.Start < prev || d.End < d.Start || d.End > int64(len(data)) {
+				t.Fatalf("document %d: index %d, range %d..%d after %d, input %d bytes", i, d.Index, d.Start, d.End, prev, len(data))
+			}
+			prev = d.End
+			text := data[d.Start:d.End]
+			if d.Err != nil || bytes.HasPrefix(text, []byte("---")) || d.Start == 0 && bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+				continue // a carried "---" line is blanked, a byte order mark dropped
+			}
+			want := bytes.ReplaceAll(bytes.ReplaceAll(text, []byte("\r\n"), []byte("\x00\x01")), []byte("\r"), []byte("\n"))
+			want = bytes.ReplaceAll(want, []byte("\x00\x01"), []byte("\r\n"))
+			if !bytes.Equal(d.Data, want) {
+				t.Fatalf("document %d: Data %q, range holds %q", i, d.Data, text)
+			}
+		}
+	})
+}

@@ -200,3 +200,21 @@ func TestBraceRunsAreLinear(t *testing.T) {
 		t.Errorf("helmTemplate = %v, want the action at 2:4", e)
 	}
 }
+
+// TestEachContextStopsAFile: a signal ends the reading of a large file
+// between two reads, not after the last document.
+func TestEachContextStopsAFile(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("interrupted")
+	n := 0
+	in := Input{Name: "endless", open: func() (io.ReadCloser, error) { return io.NopCloser(&endless{}), nil }}
+	err := EachContext(ctx, in, func(Document) {
+		if n++; n == 10 {
+			cancel(stop)
+		}
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("EachContext = %v after %d documents, want the context's cause", err, n)
+	}
+}

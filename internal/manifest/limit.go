@@ -94,3 +94,25 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 		return 0, context.Cause(c.ctx)
 	}
 }
+
+// checkContext returns r, or when ctx can end a reader of r that checks
+// ctx before each read. Cheap (no goroutine): for files, whose reads
+// return; stdin's blocking reads go through ContextReader.
+func checkContext(ctx context.Context, r io.Reader) io.Reader {
+	if ctx.Done() == nil {
+		return r
+	}
+	return &ctxCheck{ctx: ctx, r: r}
+}
+
+type ctxCheck struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxCheck) Read(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
+	}
+	return c.r.Read(p)
+}

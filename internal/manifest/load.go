@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -137,6 +138,13 @@ func ReadAll(ins []Input) ([]*Object, []*Error) {
 // Each calls fn for every document of the input, in order. The returned
 // error, if any, ended the input early.
 func Each(in Input, fn func(Document)) *Error {
+	return EachContext(context.Background(), in, fn)
+}
+
+// EachContext is Each that stops, with an error of class ErrRead whose
+// cause is ctx's, once ctx is done: a signal ends the read of a large file
+// between two of its reads.
+func EachContext(ctx context.Context, in Input, fn func(Document)) *Error {
 	r, err := in.Open()
 	if err != nil {
 		var e *Error
@@ -146,7 +154,7 @@ func Each(in Input, fn func(Document)) *Error {
 		return &Error{File: in.Name, Msg: "cannot read: " + pathError(err), Class: ErrRead, Err: err}
 	}
 	defer r.Close()
-	s := NewSplitter(in.Name, Limit(in.Name, r), in.JSON)
+	s := NewSplitter(in.Name, Limit(in.Name, checkContext(ctx, r)), in.JSON)
 	defer s.release()
 	for {
 		doc, err := s.Next()
