@@ -99,6 +99,7 @@ func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	ins, inErrs := manifest.Inputs(args, o.streams.In)
 	res, err := engine.Run(cmd.Context(), ins, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers, Images: images})
+	o.doneImages()
 	if err != nil {
 		return err
 	}

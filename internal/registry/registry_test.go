@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -285,5 +286,24 @@ func TestBrokenRegistries(t *testing.T) {
 	}
 	if calls500.Load() < 2 {
 		t.Errorf("a registry answering 500 was asked %d times, want retries", calls500.Load())
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	t.Parallel()
+	// A port nothing listens on: the connection is refused at once.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := l.Addr().String()
+	l.Close()
+	r, err := New(Options{CacheDir: t.TempDir(), Insecure: []string{host}, Timeout: 5 * time.Second, Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Lookup(host + "/shop/app:1.0")
+	if got := kindOf(err); got != Unreachable {
+		t.Errorf("%v (kind %q), want %q", err, got, Unreachable)
 	}
 }
