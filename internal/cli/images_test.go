@@ -124,8 +124,8 @@ func TestImagesFailures(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, ExitFindings)
 	}
 	for _, want := range []string{
-		"error: unauthorized: ", "docker login 127.0.0.1:",
-		"error: not found: ", "error: not an image: ",
+		": unauthorized: ", "docker login 127.0.0.1:",
+		": not found: ", ": not an image: ", "could not be resolved:",
 		"(sandbox)",
 	} {
 		if !strings.Contains(out, want) {
