@@ -24,8 +24,8 @@ var heavy = map[string][]string{
 	"github.com/pmezard/go-difflib": {"internal/cli", "internal/docs", "cmd/"},
 	"k8s.io/kubernetes":             {},
 	// Registries are spoken to in one package; the CLI wires it in.
-	"github.com/google/go-containerregistry": {"internal/registry", "internal/cli", "internal/docs", "cmd/"},
-	"github.com/docker/cli":                  {"internal/registry", "internal/cli", "internal/docs", "cmd/"},
+	"github.com/google/go-containerregistry": {"internal/registry", "internal/cli", "internal/docs", "cmd/", "hack/imagebench"},
+	"github.com/docker/cli":                  {"internal/registry", "internal/cli", "internal/docs", "cmd/", "hack/imagebench"},
 }
 
 const module = "github.com/winkube/winkube/"

@@ -268,10 +268,18 @@ func TestBrokenRegistries(t *testing.T) {
 		http.Error(w, "boom", http.StatusInternalServerError)
 	}))
 	t.Cleanup(fail.Close)
+	var calls429 atomic.Int64
+	limited := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls429.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		w.Write([]byte(`{"errors":[{"code":"TOOMANYREQUESTS","message":"You have reached your pull rate limit."}]}`))
+	}))
+	t.Cleanup(limited.Close)
 	for _, tt := range []struct {
 		srv  *httptest.Server
 		want Kind
-	}{{hang, Timeout}, {fail, Unavailable}} {
+	}{{hang, Timeout}, {fail, Unavailable}, {limited, RateLimited}} {
 		host := strings.TrimPrefix(tt.srv.URL, "http://")
 		r, err := New(Options{CacheDir: t.TempDir(), Insecure: []string{host}, Timeout: 300 * time.Millisecond, Backoff: time.Millisecond})
 		if err != nil {
@@ -283,6 +291,9 @@ func TestBrokenRegistries(t *testing.T) {
 		if got := kindOf(err); got != tt.want {
 			t.Errorf("%s: %v (kind %q), want %q", tt.srv.URL, err, got, tt.want)
 		}
+	}
+	if calls429.Load() < 2 {
+		t.Errorf("a registry answering 429 was asked %d times, want retries", calls429.Load())
 	}
 	if calls500.Load() < 2 {
 		t.Errorf("a registry answering 500 was asked %d times, want retries", calls500.Load())
