@@ -200,8 +200,9 @@ func pickText(h winsupport.Host, r *winsupport.ResolvedImage, iso winsupport.Iso
 	return "ErrImagePull: " + winsupport.NoPlatformMatch + ": not found", false
 }
 
-// hcsMismatch is HCS's text for ERROR_CONTAINER_OS_MISMATCH (hcsshim
-// internal/hcs/errors.go, Win32 0xc0370101).
+// hcsMismatch is the message of HCS_E_IMAGE_MISMATCH (HRESULT 0x80370101;
+// hcsshim's HCS error constants and Microsoft's HCS HRESULT reference),
+// which hcsshim::CreateComputeSystem returns.
 const hcsMismatch = "The container operating system does not match the host operating system."
 
 func hasOS(r *winsupport.ResolvedImage, os string) bool {
