@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -202,5 +204,32 @@ func TestMovingTag(t *testing.T) {
 	}
 	if got := lookup(time.Nanosecond); got != second {
 		t.Errorf("after the TTL the tag is read again: got %s, want %s", got, second)
+	}
+}
+
+// TestTornCacheFile: a cache file that does not match its digest (a crash
+// mid-write) is a miss, never a wrong answer.
+func TestTornCacheFile(t *testing.T) {
+	t.Parallel()
+	s, refs := start(t)
+	dir := t.TempDir()
+	res, err := newResolver(t, s, Options{CacheDir: dir}).Lookup(refs["web"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "manifests", digestFile(res.Digest))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b[:len(b)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newResolver(t, s, Options{CacheDir: dir, Offline: true}).Lookup(refs["web"]); kindOf(err) != NotCached {
+		t.Errorf("offline with a torn manifest: %v, want %q", err, NotCached)
+	}
+	again, err := newResolver(t, s, Options{CacheDir: dir}).Lookup(refs["web"])
+	if err != nil || again.Cached || again.Digest != res.Digest {
+		t.Errorf("online with a torn manifest: %+v, %v; want it fetched again", again, err)
 	}
 }
