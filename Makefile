@@ -63,3 +63,4 @@ bench:
 	bash hack/bench-lint.sh
 	bash hack/bench-simulate.sh
 	bash hack/bench-webhook.sh
+	bash hack/bench-images.sh

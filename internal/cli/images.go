@@ -200,8 +200,9 @@ func pickText(h winsupport.Host, r *winsupport.ResolvedImage, iso winsupport.Iso
 	return "ErrImagePull: " + winsupport.NoPlatformMatch + ": not found", false
 }
 
-// hcsMismatch is HCS's text for ERROR_CONTAINER_OS_MISMATCH (hcsshim
-// internal/hcs/errors.go, Win32 0xc0370101).
+// hcsMismatch is the message of HCS_E_IMAGE_MISMATCH (HRESULT 0x80370101;
+// hcsshim's HCS error constants and Microsoft's HCS HRESULT reference),
+// which hcsshim::CreateComputeSystem returns.
 const hcsMismatch = "The container operating system does not match the host operating system."
 
 func hasOS(r *winsupport.ResolvedImage, os string) bool {
@@ -227,13 +228,10 @@ func sandboxRuns(r imageRow) bool {
 func writeImagesText(w io.Writer, rows []imageRow) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "IMAGE\tPOOL\tPROCESS ISOLATION\tHYPER-V ISOLATION")
+	var failed []imageRow
 	for _, r := range rows {
-		ref := r.Ref
-		if r.Sandbox {
-			ref += " (sandbox)"
-		}
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\t-\terror: %s\t%s\n", ref, r.Error, r.Hint)
+			failed = append(failed, r)
 			continue
 		}
 		for _, p := range r.Pools {
@@ -245,10 +243,26 @@ func writeImagesText(w io.Writer, rows []imageRow) error {
 			if hv == "" {
 				hv = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", ref, pool, p.Process, hv)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", label(r), pool, p.Process, hv)
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "\n%d image(s) could not be resolved:\n", len(failed))
+	}
+	for _, r := range failed {
+		fmt.Fprintf(w, "  %s: %s\n    %s\n", label(r), r.Error, r.Hint)
+	}
+	return nil
+}
+
+func label(r imageRow) string {
+	if r.Sandbox {
+		return r.Ref + " (sandbox)"
+	}
+	return r.Ref
 }
 
 func writeImagesJSON(w io.Writer, rows []imageRow) error {

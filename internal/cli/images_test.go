@@ -116,8 +116,8 @@ func TestImagesFailures(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, ExitFindings)
 	}
 	for _, want := range []string{
-		"error: unauthorized: ", "docker login 127.0.0.1:",
-		"error: not found: ", "error: not an image: ",
+		": unauthorized: ", "docker login 127.0.0.1:",
+		": not found: ", ": not an image: ", "could not be resolved:",
 		"(sandbox)",
 	} {
 		if !strings.Contains(out, want) {
@@ -154,5 +154,31 @@ func TestLintAndSimulateResolveImages(t *testing.T) {
 	code, out, _ = run(t, false, winPod("gone", refs["orders"]+"-gone", ""), append(append([]string{"lint", "--resolve-images"}, flags...), "-")...)
 	if code != 0 || !strings.Contains(out, "image-unresolved") {
 		t.Errorf("lint of a missing tag: exit %d\n%s", code, out)
+	}
+}
+
+// TestSandboxImage: a Windows Server 2019 pool whose sandbox image has only
+// a 2022 entry cannot start any pod; images and simulate say so.
+func TestSandboxImage(t *testing.T) {
+	t.Parallel()
+	refs, dir, flags := imagesEnv(t)
+	cluster := fmt.Sprintf(`apiVersion: winkube.io/v1alpha1
+kind: Cluster
+pools:
+- {name: ws2019, count: 1, os: windows, windowsBuild: 10.0.17763, cpu: "4", memory: 16Gi, sandboxImage: %s}
+`, refs["ltsc2022"])
+	path := filepath.Join(dir, "sandbox-cluster.yaml")
+	if err := os.WriteFile(path, []byte(cluster), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flags = append(flags[2:], "--cluster", path)
+	code, out, _ := run(t, "", append([]string{"images"}, flags...)...)
+	if code != ExitFindings || !strings.Contains(out, refs["ltsc2022"]+" (sandbox)  ws2019 (10.0.17763)  ErrImagePull: no match for platform in manifest: not found") {
+		t.Errorf("images: exit %d\n%s", code, out)
+	}
+	pod := strings.Replace(winPod("old", refs["ltsc2019"], ""), "  tolerations: [{key: os, operator: Equal, value: windows, effect: NoSchedule}]\n", "", 1)
+	code, out, _ = run(t, pod, append(append([]string{"simulate", "--resolve-images"}, flags...), "-")...)
+	if code != ExitFindings || !strings.Contains(out, "FailedCreatePodSandBox: failed to get sandbox image \""+refs["ltsc2022"]+"\": failed to pull image") {
+		t.Errorf("simulate: exit %d\n%s", code, out)
 	}
 }

@@ -87,6 +87,7 @@ func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	res, err := engine.RunPaths(cmd.Context(), args, o.streams.In, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers, Images: images})
+	o.doneImages()
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ type registryFlags struct {
 	cacheDir      string
 	tagTTL        time.Duration
 	timeout       time.Duration
+	active        *registry.Resolver
 }
 
 // addRegistryFlags adds the registry flags; withResolve adds
@@ -50,11 +51,24 @@ func (r *registryFlags) resolver(s Streams, quiet bool) (*registry.Resolver, err
 }
 
 // lookup is the engine's image lookup: nil without --resolve-images.
+// Call doneImages when the run is over.
 func (r *registryFlags) lookup(s Streams, quiet bool) (rule.ImageLookup, error) {
 	if !r.resolveImages {
 		return nil, nil
 	}
-	return r.resolver(s, quiet)
+	res, err := r.resolver(s, quiet)
+	if err != nil {
+		return nil, err
+	}
+	r.active = res
+	return res, nil
+}
+
+// doneImages ends the resolver's progress line.
+func (r *registryFlags) doneImages() {
+	if r.active != nil {
+		r.active.Done()
+	}
 }
 
 // ErrIsTerminal reports whether Err is a terminal.

@@ -107,6 +107,7 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	nodes, pools := o.cluster.Nodes()
 	res, err := simulate.Run(cmd.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: o.model, Replicas: o.overrides, Max: o.max, Images: images})
+	o.doneImages()
 	if err != nil {
 		return usageError{err}
 	}

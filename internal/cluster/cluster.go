@@ -61,6 +61,11 @@ type Pool struct {
 // pause:3.10.2, which clusters set explicitly).
 const DefaultSandboxImage = "registry.k8s.io/pause:3.10.1"
 
+// AnnotationSandboxImage carries a pool's sandboxImage on its nodes, for
+// the simulation's kubelet phase (winkube's own; kubelets set no such
+// annotation, and nodes without it use DefaultSandboxImage).
+const AnnotationSandboxImage = "winkube.io/sandbox-image"
+
 // Sandbox returns the pool's sandbox image.
 func (p Pool) Sandbox() string {
 	if p.SandboxImage != "" {

@@ -144,6 +144,9 @@ func (p *Pool) node(j int, capacity, alloc corev1.ResourceList) *corev1.Node {
 	if p.OS == "windows" && p.WindowsBuild != "" {
 		n.Status.NodeInfo.KernelVersion = p.WindowsBuild
 	}
+	if p.SandboxImage != "" {
+		n.Annotations = map[string]string{AnnotationSandboxImage: p.SandboxImage}
+	}
 	return n
 }
 

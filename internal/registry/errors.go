@@ -21,6 +21,7 @@ const (
 	NotAnImage   Kind = "not an image"
 	NotCached    Kind = "not in the cache"
 	BadReference Kind = "invalid reference"
+	Unreachable  Kind = "unreachable"
 	Unavailable  Kind = "registry error"
 )
 
@@ -44,6 +45,8 @@ func (e *Error) ResolveHint() string {
 		return fmt.Sprintf("log in with docker login %s (credentials go to ~/.docker/config.json), or pass --registry-config FILE", e.Host)
 	case RateLimited:
 		return "retry later, log in for a higher pull limit, or run with --offline on a warm cache"
+	case Unreachable:
+		return fmt.Sprintf("check the network and the registry host %s (--insecure-registry %s for a plain-HTTP registry), or run with --offline on a warm cache", e.Host, e.Host)
 	case Timeout:
 		return fmt.Sprintf("check that %s is reachable (--insecure-registry %s for a plain-HTTP registry), or run with --offline on a warm cache", e.Host, e.Host)
 	case NotAnImage:
@@ -61,11 +64,15 @@ func classify(ref, host string, err error) *Error {
 	e := &Error{Ref: ref, Host: host, Err: err, Kind: Unavailable}
 	var terr *transport.Error
 	var nerr net.Error
+	var operr *net.OpError
+	var dnserr *net.DNSError
 	switch {
 	case errors.As(err, &terr):
 		e.Kind = statusKind(terr)
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &nerr) && nerr.Timeout():
 		e.Kind = Timeout
+	case errors.As(err, &dnserr), errors.As(err, &operr):
+		e.Kind = Unreachable
 	}
 	return e
 }

@@ -156,7 +156,7 @@ func (r *Resolver) ResolveAll(ctx context.Context, refs []string) (map[string]*w
 		}()
 	}
 	wg.Wait()
-	r.endProgress()
+	r.Done()
 	return out, errs
 }
 
@@ -181,9 +181,9 @@ func (r *Resolver) progress() {
 	}
 }
 
-// endProgress ends the progress line.
-func (r *Resolver) endProgress() {
-	if r.o.Progress != nil && r.done.Load() > 0 {
+// Done ends the progress line, if one was started.
+func (r *Resolver) Done() {
+	if r.o.Progress != nil && r.done.Swap(0) > 0 {
 		fmt.Fprintln(r.o.Progress)
 	}
 }

@@ -1,9 +1,6 @@
 package rules
 
 import (
-	"strconv"
-	"strings"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -46,14 +43,4 @@ func pinnedBuilds(p *rule.Pass) []buildPin {
 		}
 	}
 	return out
-}
-
-// buildSeq orders builds: 17763 for "10.0.17763", 0 when unreadable.
-func buildSeq(s string) int {
-	parts := strings.Split(s, ".")
-	if len(parts) < 3 {
-		return 0
-	}
-	n, _ := strconv.Atoi(parts[2])
-	return n
 }

@@ -33,6 +33,9 @@ func startFailure(pod *corev1.Pod, n *corev1.Node, hyperV bool, m winsupport.Mod
 		return podOSNotSupported
 	}
 	k := kubeletNode{n: n, os: nodeOS, hyperV: hyperV, hostProcess: target.HostProcess(&pod.Spec)}
+	if msg := k.sandboxFailure(images); msg != "" && !k.hostProcess {
+		return msg
+	}
 	var out string
 	winsupport.VisitContainers(&pod.Spec, field.NewPath("spec"), func(c *corev1.Container, p *field.Path) {
 		if out != "" {
@@ -65,6 +68,14 @@ func resolved(images rule.ImageLookup, ref string) (*winsupport.ResolvedImage, b
 // pullFailure is containerd's platform match of the registry's entries
 // against the node (containerd/platforms): no entry, no pull.
 func (k kubeletNode) pullFailure(c *corev1.Container, r *winsupport.ResolvedImage) string {
+	if msg := k.noMatch(c.Image, r); msg != "" {
+		return fmt.Sprintf("ErrImagePull: container %q: %s", c.Name, msg)
+	}
+	return ""
+}
+
+// noMatch is the pull error of ref on the node, "" when an entry fits.
+func (k kubeletNode) noMatch(ref string, r *winsupport.ResolvedImage) string {
 	host := winsupport.Host{OS: k.os, Architecture: k.n.Labels[corev1.LabelArchStable], Build: k.n.Labels[cluster.LabelWindowsBuild]}
 	iso := winsupport.ProcessIsolation
 	if k.hyperV {
@@ -83,7 +94,7 @@ func (k kubeletNode) pullFailure(c *corev1.Container, r *winsupport.ResolvedImag
 	if host.Build != "" {
 		node += " " + host.Build + " with " + iso.String() + " isolation"
 	}
-	return fmt.Sprintf("ErrImagePull: container %q: failed to pull image %q: %s (%s; the node runs %s)", c.Name, c.Image, noPlatform, r.Describe(), node)
+	return fmt.Sprintf("failed to pull image %q: %s (%s; the node runs %s)", ref, noPlatform, r.Describe(), node)
 }
 
 // imageFailure checks one container's image, as its tag describes it,

@@ -167,3 +167,32 @@ func TestStartFailureFromRegistry(t *testing.T) {
 		}
 	}
 }
+
+func TestSandboxFromRegistry(t *testing.T) {
+	t.Parallel()
+	win := func(v string) winsupport.PlatformEntry {
+		return winsupport.PlatformEntry{OS: "windows", Architecture: "amd64", OSVersion: v}
+	}
+	images := fakeImages{
+		"example.com/pause:2022": {Ref: "example.com/pause:2022", Digest: "sha256:dd", Platforms: []winsupport.PlatformEntry{win("10.0.20348.1")}},
+		"example.com/app:2019":   {Ref: "example.com/app:2019", Digest: "sha256:bb", Platforms: []winsupport.PlatformEntry{win("10.0.17763.5820")}},
+	}
+	node := testNode("n", map[string]string{"kubernetes.io/os": "windows", "node.kubernetes.io/windows-build": "10.0.17763"}, nil, "4", "8Gi", 110)
+	node.Annotations = map[string]string{"winkube.io/sandbox-image": "example.com/pause:2022"}
+	pod := podWith(func(s *corev1.PodSpec) { s.Containers[0].Image = "example.com/app:2019" })
+	want := "FailedCreatePodSandBox: failed to get sandbox image \"example.com/pause:2022\": failed to pull image \"example.com/pause:2022\": no match for platform in manifest: not found"
+	if got := startFailure(pod, node, false, version(36), images); !strings.HasPrefix(got, want) {
+		t.Errorf("startFailure = %q, want prefix %q", got, want)
+	}
+	// The default sandbox image is not in this registry: no refusal, and
+	// the run's notes say it was not resolved.
+	node.Annotations = nil
+	rec := recording(images)
+	if got := startFailure(pod, node, false, version(36), rec); got != "" {
+		t.Errorf("startFailure = %q, want it to start", got)
+	}
+	notes := rec.notes()
+	if len(notes) != 1 || !strings.Contains(notes[0], `image "registry.k8s.io/pause:3.10.1" could not be resolved`) {
+		t.Errorf("notes = %q", notes)
+	}
+}

@@ -46,7 +46,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 			rcs[rc.Name] = rc
 		}
 	}
-	r := &runner{m: m, images: in.Images, rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets}
+	r := &runner{m: m, images: recording(in.Images), rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets}
 	r.prepare(wls)
 	total := 0
 	for _, wl := range wls {
@@ -71,13 +71,14 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 	res.Workloads = workloadResults(wls, res.Pods)
 	res.Pools = poolUsage(r.s.nodes)
 	res.Notes = append(res.Notes, r.notes(wls, total)...)
+	res.Notes = append(res.Notes, r.images.notes()...)
 	return res, nil
 }
 
 // runner carries one simulation.
 type runner struct {
 	m      winsupport.Model
-	images rule.ImageLookup // the registry's platforms; nil to read tags
+	images *recordingLookup // the registry's platforms; nil to read tags
 	rcs    map[string]*nodev1.RuntimeClass
 	s      *scheduler
 	// noKubelets keeps pods a kubelet would refuse bound (Input.NoKubelets).
@@ -98,9 +99,17 @@ func (r *runner) startFailure(wl *workload, n *node) string {
 	if ok, seen := r.starts[k]; seen && ok {
 		return ""
 	}
-	msg := startFailure(wl.pod, n.obj, r.hyperV(wl.pod), r.m, r.images)
+	msg := startFailure(wl.pod, n.obj, r.hyperV(wl.pod), r.m, r.lookup())
 	r.starts[k] = msg == ""
 	return msg
+}
+
+// lookup is the image lookup, a nil interface when there is none.
+func (r *runner) lookup() rule.ImageLookup {
+	if r.images == nil {
+		return nil
+	}
+	return r.images
 }
 
 // prepare admits every workload's pod template: the workload's own

@@ -10,6 +10,10 @@
 // (ForVersion). Rules call the query methods; nothing outside this package
 // indexes the tables, which keeps the doc generator and the rules in step.
 //
+// Which image builds a Windows host runs, and which entry of an image
+// index a node pulls, follow containerd's platforms matcher (compat.go):
+// from Windows Server 2022 on a host runs the previous LTSC's images too.
+//
 // Where the seeds disagree, the newest Kubernetes behaviour wins: seed 004
 // (the v1.20-era page) says only Windows Server 2019 and no Hyper-V; seed
 // 003 (the v1.35 page) supports 2022 and 2025; the model keeps both, each

@@ -1,0 +1,76 @@
+package simulate
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// recordingLookup remembers the references the registry could not
+// resolve, so the report says which images were judged by their tag.
+type recordingLookup struct {
+	inner  rule.ImageLookup
+	mu     sync.Mutex
+	failed map[string]error
+}
+
+func recording(images rule.ImageLookup) *recordingLookup {
+	if images == nil {
+		return nil
+	}
+	return &recordingLookup{inner: images, failed: map[string]error{}}
+}
+
+func (r *recordingLookup) Lookup(ref string) (*winsupport.ResolvedImage, error) {
+	res, err := r.inner.Lookup(ref)
+	if err != nil {
+		r.mu.Lock()
+		r.failed[ref] = err
+		r.mu.Unlock()
+	}
+	return res, err
+}
+
+// notes say which images the registry could not resolve and what to do.
+func (r *recordingLookup) notes() []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for ref, err := range r.failed {
+		note := fmt.Sprintf("image %q could not be resolved in its registry (%v); it was judged by its tag", ref, err)
+		var h interface{ ResolveHint() string }
+		if errors.As(err, &h) {
+			note += ": " + h.ResolveHint()
+		}
+		out = append(out, note)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sandboxFailure is the runtime's refusal to start the pod sandbox: the
+// node's sandbox (pause) image has no platform entry the node runs. It is
+// checked only with registry data; an unresolved sandbox image is a note.
+func (k kubeletNode) sandboxFailure(images rule.ImageLookup) string {
+	if images == nil {
+		return ""
+	}
+	ref := k.n.Annotations[cluster.AnnotationSandboxImage]
+	if ref == "" {
+		ref = cluster.DefaultSandboxImage
+	}
+	r, ok := resolved(images, ref)
+	if !ok {
+		return ""
+	}
+	if msg := k.noMatch(ref, r); msg != "" {
+		return fmt.Sprintf("FailedCreatePodSandBox: failed to get sandbox image %q: %s", ref, msg)
+	}
+	return ""
+}
