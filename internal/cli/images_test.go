@@ -172,7 +172,7 @@ pools:
 		t.Fatal(err)
 	}
 	flags = append(flags[2:], "--cluster", path)
-	code, out, _ := run(t, "", append([]string{"images"}, flags...)...)
+	code, out, _ := run(t, false, "", append([]string{"images"}, flags...)...)
 	if code != ExitFindings || !strings.Contains(out, refs["ltsc2022"]+" (sandbox)  ws2019 (10.0.17763)  ErrImagePull: no match for platform in manifest: not found") {
 		t.Errorf("images: exit %d\n%s", code, out)
 	}
