@@ -177,7 +177,7 @@ pools:
 		t.Errorf("images: exit %d\n%s", code, out)
 	}
 	pod := strings.Replace(winPod("old", refs["ltsc2019"], ""), "  tolerations: [{key: os, operator: Equal, value: windows, effect: NoSchedule}]\n", "", 1)
-	code, out, _ = run(t, pod, append(append([]string{"simulate", "--resolve-images"}, flags...), "-")...)
+	code, out, _ = run(t, false, pod, append(append([]string{"simulate", "--resolve-images"}, flags...), "-")...)
 	if code != ExitFindings || !strings.Contains(out, "FailedCreatePodSandBox: failed to get sandbox image \""+refs["ltsc2022"]+"\": failed to pull image") {
 		t.Errorf("simulate: exit %d\n%s", code, out)
 	}
