@@ -88,6 +88,7 @@ func (o *fixOptions) ruleEnabled(id string) bool {
 }
 
 func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
+	o.announce(o.streams.Err, o.quiet)
 	var stdin []byte
 	if contains(args, "-") {
 		if o.write {

@@ -91,6 +91,7 @@ func (o *lintOptions) validate() error {
 }
 
 func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
+	o.announce(o.streams.Err, o.quiet)
 	ins, inErrs := manifest.Inputs(args, o.streams.In)
 	res, err := engine.Run(cmd.Context(), ins, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers})
 	if err != nil {

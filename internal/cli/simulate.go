@@ -97,6 +97,7 @@ func (o *simulateOptions) validate() error {
 
 func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	stderr := o.streams.Err
+	o.announce(stderr, o.quiet)
 	if !o.quiet {
 		for _, w := range o.cluster.Warnings() {
 			fmt.Fprintf(stderr, "warning: %s\n", w)

@@ -71,7 +71,7 @@ var MissingWindowsToleration = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.Placement,
 	Doc: rule.Doc{
-		What:    "Reports workloads pinned to Windows that do not tolerate a NoSchedule or NoExecute taint carried by the cluster's Windows pools (os=windows:NoSchedule by default; the cluster profile says which). A toleration that differs from the taint only in letter case is named, since taints are matched case-sensitively.",
+		What:    "Reports workloads pinned to Windows that do not tolerate a NoSchedule or NoExecute taint carried by the cluster's Windows pools; the cluster profile says which (aks and eks: none, gke: node.kubernetes.io/os=windows, openshift: os=Windows, reference: os=windows). A toleration that differs from the taint only in letter case is named once, since taints are matched case-sensitively. With no profile at all the taint is an assumption: a workload that tolerates any known convention (os=windows, os=Windows, node.kubernetes.io/os=windows) is taken at its word, and one that tolerates none gets a warning that names the assumption, never an error.",
 		Why:     "Windows nodes are tainted so that Linux pods stay off them. A Windows pod needs both the selector and the toleration; with only the selector it stays Pending with `node(s) had untolerated taint`.",
 		Fix:     "Add the toleration for the Windows taint (winkube fix adds the one from the cluster profile), or use a RuntimeClass whose scheduling carries it.",
 		Sources: []string{"seed 000 (taints and tolerations, the dual constraint)", "seed 003 (--register-with-taints='os=windows:NoSchedule')"},
@@ -81,13 +81,17 @@ var MissingWindowsToleration = &rule.Rule{
 			return
 		}
 		tolPath := p.Workload.SpecPath.Child("tolerations")
+		if p.Cluster.Assumed {
+			assumedToleration(p, tolPath)
+			return
+		}
 		for _, pool := range p.Cluster.PoolsOf("windows") {
 			for _, t := range untolerated(pool, p.Target.Tolerations) {
 				if i, ok := caseOnlyMismatch(p.Target.Tolerations, t); ok && i < len(p.Workload.Spec.Tolerations) {
 					p.Report(rule.Finding{Path: rule.Path(tolPath.Index(i)),
-						Message: fmt.Sprintf("toleration does not match taint %s of Windows pool %q: taints are case-sensitive", taintString(t), pool.Name),
+						Message: fmt.Sprintf("toleration does not match taint %s of the Windows nodes: taints are case-sensitive", taintString(t)),
 						Hint:    "spell the key and value exactly as the taint does"})
-					continue
+					return
 				}
 				p.Report(rule.Finding{Path: rule.Path(tolPath),
 					Message: fmt.Sprintf("Windows workload does not tolerate taint %s of Windows pool %q; its pods will stay Pending", taintString(t), pool.Name),
