@@ -34,8 +34,12 @@ var WindowsBuildUnsupported = &rule.Rule{
 			return
 		}
 		if !f.HostProcess && !f.HyperV {
+			pools, pins := buildHosts(p)
 			eachImage(p, func(img winsupport.Image, path *field.Path) {
 				if b := img.Build; b != nil && !(b.Channel == winsupport.SAC && b.EOL) && !p.Model.NodeSupported(*b) {
+					if mismatched(pools, pins, b.Build) {
+						return // image-build-mismatch says both in one finding
+					}
 					p.Reportf(path, "image %q is built for %s, %s", img.Ref, buildName(p, b.Build), unsupportedText(p, *b))
 				}
 			})
@@ -90,4 +94,15 @@ var SACImageEOL = &rule.Rule{
 			p.Report(fd)
 		})
 	},
+}
+
+// mismatched reports whether an image of build b can land on a host of
+// another build, so that image-build-mismatch reports it.
+func mismatched(pools, pins []buildHost, b string) bool {
+	for _, h := range append(append([]buildHost(nil), pools...), pins...) {
+		if h.Build != b {
+			return true
+		}
+	}
+	return false
 }
