@@ -1,6 +1,8 @@
 package rules
 
 import (
+	corev1 "k8s.io/api/core/v1"
+
 	"fmt"
 	"strings"
 
@@ -33,6 +35,9 @@ var MissingOSPin = &rule.Rule{
 	Workload: func(p *rule.Pass) {
 		if !p.Cluster.Hybrid() || p.Target.Pinned || len(p.Target.Schedulable) == 0 {
 			return
+		}
+		if !p.Target.Is(target.Windows) && controlPlaneOnly(p.Workload.Spec) {
+			return // control-plane nodes are always Linux
 		}
 		if isDaemonSet(p) && !p.Target.Is(target.Windows) {
 			return // linux-daemonset-unpinned says it better
@@ -109,4 +114,35 @@ func osWord(os target.OS) string {
 		return "Windows"
 	}
 	return strings.ToUpper(string(os[:1])) + string(os[1:])
+}
+
+// controlPlaneRoles are the node-role labels of control-plane nodes,
+// which Kubernetes runs on Linux only.
+var controlPlaneRoles = []string{"node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/controlplane", "node-role.kubernetes.io/master"}
+
+// controlPlaneOnly reports whether the pod's nodeSelector or every term of
+// its required node affinity selects control-plane nodes.
+func controlPlaneOnly(s *corev1.PodSpec) bool {
+	for _, k := range controlPlaneRoles {
+		if _, ok := s.NodeSelector[k]; ok {
+			return true
+		}
+	}
+	a := s.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return false
+	}
+	terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+	for _, t := range terms {
+		found := false
+		for _, e := range t.MatchExpressions {
+			if contains(controlPlaneRoles, e.Key) && e.Operator == corev1.NodeSelectorOpExists {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return len(terms) > 0
 }
