@@ -12,6 +12,8 @@ var apiRules = []*rule.Rule{
 	InvalidOSName,
 	WindowsUsernameFormat,
 	GMSACredentialSpecNameFormat,
+	UnknownField,
+	RemovedAPIVersion,
 }
 
 // WindowsForbiddenField: fields the API server rejects for Windows pods.

@@ -121,7 +121,7 @@ var WindowsDNSHostNet = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
-		What: "Reports dnsPolicy: ClusterFirstWithHostNet on a Windows workload that is not HostProcess (with hostNetwork: true, windows-host-network reports the host networking itself).",
+		What: "Reports dnsPolicy: ClusterFirstWithHostNet on a Windows workload that asks for hostNetwork without being HostProcess (windows-host-network reports the host networking itself). Without hostNetwork the kubelet treats the policy as ClusterFirst, so charts that set it for their Linux host-network variant are not reported.",
 		Why:  "ClusterFirstWithHostNet exists for pods on the host network, which Windows pods other than HostProcess do not get; the policy is not supported on Windows. Windows also resolves names differently: it has one DNS suffix (the pod's namespace) and treats any name with a dot as fully qualified.",
 		Fix:  "Remove dnsPolicy (the default, ClusterFirst, gives Windows pods cluster DNS); winkube fix does.",
 		Sources: []string{
@@ -131,7 +131,10 @@ var WindowsDNSHostNet = &rule.Rule{
 	},
 	Workload: func(p *rule.Pass) {
 		s := p.Workload.Spec
-		if !windowsBound(p) || s.DNSPolicy != corev1.DNSClusterFirstWithHostNet || p.Target.HostProcess {
+		// Without hostNetwork the kubelet treats ClusterFirstWithHostNet
+		// as ClusterFirst (pkg/kubelet/network/dns getPodDNSType): dead
+		// configuration, not a fault, so it is not reported.
+		if !windowsBound(p) || s.DNSPolicy != corev1.DNSClusterFirstWithHostNet || p.Target.HostProcess || !s.HostNetwork {
 			return
 		}
 		path := rule.Path(p.Workload.SpecPath.Child("dnsPolicy"))

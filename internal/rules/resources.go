@@ -23,7 +23,7 @@ var WindowsMissingResources = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Resources,
 	Doc: rule.Doc{
-		What: "Reports, once per Windows workload, the regular containers that lack a memory limit or a CPU or memory request, naming each container and what it lacks (in the hint and JSON). A request left out beside its limit is not reported: the API server defaults it to the limit. A missing CPU limit is not reported: CPU is compressible and does not endanger the node the way unbounded memory does. Init containers are not reported: they run one at a time before the regular containers and exit, so they are not a lasting capacity risk.",
+		What: "Reports, once per Windows workload, the regular containers that lack a memory limit or a CPU or memory request, naming each container and what it lacks (in the hint and JSON). A request left out beside its limit is not reported: the API server defaults it to the limit. A missing CPU limit is not reported: CPU is compressible and does not endanger the node the way unbounded memory does. Init containers are not reported: they run one at a time before the regular containers and exit, so they are not a lasting capacity risk; neither are pause containers (registry.k8s.io/pause and its mirrors), which only sleep.",
 		Why:  "Windows has no swap and no out-of-memory killer the way Linux has: processes page to disk instead, and the kubelet takes no OOM eviction action. Requests are the only protection against overprovisioning a Windows node, and limits keep memory within NodeAllocatable so the scheduler stops adding pods once a node is full.",
 		Fix:  "Set resources.requests and resources.limits for cpu and memory on every container; for memory, set only the limit or make the request equal to it.",
 		Sources: []string{
@@ -41,7 +41,7 @@ var WindowsMissingResources = &rule.Rule{
 		first := -1
 		for i := range s.Containers {
 			missing := missingResources(s.Containers[i].Resources)
-			if len(missing) == 0 {
+			if len(missing) == 0 || p.Model.PauseImage(s.Containers[i].Image) {
 				continue
 			}
 			if first < 0 {

@@ -41,3 +41,21 @@ func (m Model) LinuxSystemPath(p string) (string, bool) {
 	}
 	return "", false
 }
+
+// pauseRepos are the pause image's repositories: a container of that
+// image only sleeps, so its resources do not matter.
+var pauseRepos = []string{"registry.k8s.io/pause", "k8s.gcr.io/pause", "mcr.microsoft.com/oss/kubernetes/pause", "mcr.microsoft.com/oss/v2/kubernetes/pause", "gcr.io/google-containers/pause"}
+
+// PauseImage reports whether ref is the Kubernetes pause image.
+func (Model) PauseImage(ref string) bool {
+	repo, _, _ := strings.Cut(ref, "@")
+	if i := strings.LastIndex(repo, ":"); i > strings.LastIndex(repo, "/") {
+		repo = repo[:i]
+	}
+	for _, r := range pauseRepos {
+		if repo == r {
+			return true
+		}
+	}
+	return false
+}
