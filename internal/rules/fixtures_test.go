@@ -27,7 +27,7 @@ import (
 // matching its message. Every other finding of the rule is a failure. Two
 // header comments choose the context:
 //
-//	# cluster: reference | multi-build | ws2019 | untainted | linux-only | ws2025
+//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025
 //	# kubernetes-version: 1.30
 var (
 	wantRE    = regexp.MustCompile(`#\s*want\s+(".*)$`)
@@ -43,6 +43,10 @@ func pool(name, os, build string, taints ...corev1.Taint) cluster.Pool {
 // testClusters are the cluster profiles fixtures can choose.
 var testClusters = map[string]func() *cluster.Cluster{
 	"reference": cluster.Reference,
+	"assumed":   cluster.Assumed,
+	"gke":       func() *cluster.Cluster { c, _ := cluster.Named("gke"); return c },
+	"openshift": func() *cluster.Cluster { c, _ := cluster.Named("openshift"); return c },
+	"aks":       func() *cluster.Cluster { c, _ := cluster.Named("aks"); return c },
 	"multi-build": func() *cluster.Cluster {
 		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), pool("win2019", "windows", "10.0.17763", cluster.WindowsTaint), pool("win2022", "windows", "10.0.20348", cluster.WindowsTaint)}}
 	},
