@@ -27,6 +27,7 @@ func Text(w io.Writer, r *Report, opts Options) error {
 		}
 		return code + s + ansiReset
 	}
+	hints := hintCounts(r.Findings)
 	for _, f := range r.Findings {
 		if f.Suppressed {
 			continue
@@ -41,10 +42,12 @@ func Text(w io.Writer, r *Report, opts Options) error {
 			sev = paint(ansiCyan, sev)
 		}
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", position(f), sev, f.Message, paint(ansiDim, "["+f.Rule+"]"))
-		if f.Hint != "" {
+		if f.Hint != "" && hints[hintKey{f.Rule, f.Hint}] < repeatedHint {
 			fmt.Fprintf(bw, "    %s %s\n", paint(ansiDim, "hint:"), f.Hint)
 		}
 	}
+	writeHints(bw, r.Findings, hints, func(s string) string { return paint(ansiDim, s) })
+	writeRuleTable(bw, r.Findings)
 	c := r.Count()
 	fmt.Fprintf(bw, "%s, %s, %s in %s (%s)", plural(c.Errors, "error"), plural(c.Warnings, "warning"), plural(c.Infos, "info"), plural(r.Objects, "object"), plural(r.Files, "file"))
 	if c.Suppressed > 0 {
