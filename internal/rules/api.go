@@ -14,6 +14,7 @@ var apiRules = []*rule.Rule{
 	GMSACredentialSpecNameFormat,
 	UnknownField,
 	RemovedAPIVersion,
+	InvalidObjectName,
 }
 
 // WindowsForbiddenField: fields the API server rejects for Windows pods.

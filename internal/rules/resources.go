@@ -13,6 +13,7 @@ import (
 var resourceRules = []*rule.Rule{
 	WindowsMissingResources,
 	WindowsMissingStartupProbe,
+	ImplausibleQuantity,
 }
 
 // WindowsMissingResources: a Windows container without CPU and memory
