@@ -45,9 +45,9 @@ var RemovedAPIVersion = &rule.Rule{
 	Category: rule.API,
 	Kinds:    winsupport.RemovedAPIKinds(),
 	Doc: rule.Doc{
-		What: "Reports objects whose apiVersion the selected Kubernetes release no longer serves for their kind (extensions/v1beta1 Deployments and DaemonSets, batch/v1beta1 CronJobs, node.k8s.io/v1beta1 RuntimeClasses, ...), in kubectl's words: `no matches for kind \"Deployment\" in version \"extensions/v1beta1\"`.",
-		Why:  "Old Windows samples predate the API removals of 1.16, 1.22 and 1.25; applying them fails before any Windows rule matters.",
-		Fix:  "Move the object to the served version the hint names; for apps/v1 add the spec.selector the older versions defaulted.",
+		What:    "Reports objects whose apiVersion the selected Kubernetes release no longer serves for their kind (extensions/v1beta1 Deployments and DaemonSets, batch/v1beta1 CronJobs, node.k8s.io/v1beta1 RuntimeClasses, ...), in kubectl's words: `no matches for kind \"Deployment\" in version \"extensions/v1beta1\"`.",
+		Why:     "Old Windows samples predate the API removals of 1.16, 1.22 and 1.25; applying them fails before any Windows rule matters.",
+		Fix:     "Move the object to the served version the hint names; for apps/v1 add the spec.selector the older versions defaulted.",
 		Sources: []string{"kubernetes.io/docs/reference/using-api/deprecation-guide", "k8s.io/apimachinery v0.36 pkg/api/meta (NoKindMatchError: no matches for kind)"},
 	},
 	Object: func(p *rule.Pass) {

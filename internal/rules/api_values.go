@@ -26,9 +26,9 @@ var InvalidObjectName = &rule.Rule{
 	Category: rule.API,
 	Kinds:    append(append([]string(nil), subdomainKinds...), "Service", "Namespace"),
 	Doc: rule.Doc{
-		What: "Reports metadata.name values the API server rejects, in its words: names that are not lowercase RFC 1123 subdomains (Pods, workloads, ConfigMaps, Secrets, RuntimeClasses, GMSACredentialSpecs, whose CRD uses the default name validation), Service names that are not RFC 1035 labels and Namespace names that are not RFC 1123 labels. gMSA samples often name the credential spec after the account (WebApp1), which the API server refuses.",
-		Why:  "kubectl apply fails for the object, and with it whatever references it: a pod naming a GMSACredentialSpec that could not be created is refused by the gMSA webhook.",
-		Fix:  "Use lower case letters, digits, '-' and '.' (Services and Namespaces: no '.'), starting and ending with a letter or digit, and rename every reference.",
+		What:    "Reports metadata.name values the API server rejects, in its words: names that are not lowercase RFC 1123 subdomains (Pods, workloads, ConfigMaps, Secrets, RuntimeClasses, GMSACredentialSpecs, whose CRD uses the default name validation), Service names that are not RFC 1035 labels and Namespace names that are not RFC 1123 labels. gMSA samples often name the credential spec after the account (WebApp1), which the API server refuses.",
+		Why:     "kubectl apply fails for the object, and with it whatever references it: a pod naming a GMSACredentialSpec that could not be created is refused by the gMSA webhook.",
+		Fix:     "Use lower case letters, digits, '-' and '.' (Services and Namespaces: no '.'), starting and ending with a letter or digit, and rename every reference.",
 		Sources: []string{"k8s.io/apimachinery v0.36 pkg/util/validation (IsDNS1123Subdomain, IsDNS1035Label, IsDNS1123Label)", "k8s.io/kubernetes v1.36.3 pkg/apis/core/validation ValidateObjectMeta"},
 	},
 	Object: func(p *rule.Pass) {
@@ -67,9 +67,9 @@ var ImplausibleQuantity = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.Resources,
 	Doc: rule.Doc{
-		What: "Reports memory requests and limits under 1Mi, which no container can run in: most often `memory: 800m`, where m means milli, so 0.8 bytes. It names the quantity the suffix probably meant.",
-		Why:  "The API server accepts the value, so the mistake shows only at run time: a memory limit of a few bytes makes every container start fail, and a request of a few bytes reserves nothing, so the scheduler overcommits the Windows node, which has no OOM killer to fall back on.",
-		Fix:  "Write the binary suffix: 800Mi (mebibytes) or 800M (megabytes).",
+		What:    "Reports memory requests and limits under 1Mi, which no container can run in: most often `memory: 800m`, where m means milli, so 0.8 bytes. It names the quantity the suffix probably meant.",
+		Why:     "The API server accepts the value, so the mistake shows only at run time: a memory limit of a few bytes makes every container start fail, and a request of a few bytes reserves nothing, so the scheduler overcommits the Windows node, which has no OOM killer to fall back on.",
+		Fix:     "Write the binary suffix: 800Mi (mebibytes) or 800M (megabytes).",
 		Sources: []string{"k8s.io/apimachinery v0.36 pkg/api/resource (m is the milli suffix)", "seed 004 (Windows has no OOM killer: limits are the only protection)"},
 	},
 	Workload: func(p *rule.Pass) {
