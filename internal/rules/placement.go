@@ -18,6 +18,7 @@ var placementRules = []*rule.Rule{
 	MissingSpecOS,
 	MissingWindowsBuildPin,
 	LinuxDaemonSetUnpinned,
+	LegacyNodeLabel,
 }
 
 // MissingOSPin: a workload the scheduler may place on either OS.
