@@ -76,6 +76,11 @@ func writeWorkload(w io.Writer, wr WorkloadResult, pods []PodResult, paint paint
 		code = ansiRed
 	}
 	fmt.Fprintf(w, "%s\n", paint(code, line))
+	if wr.Replicas == 0 {
+		for _, e := range wr.Explanation {
+			fmt.Fprintf(w, "      %s\n", paint(ansiDim, e))
+		}
+	}
 	for _, g := range groupOutcomes(pods) {
 		fmt.Fprintf(w, "  %s %s\n", paint(ansiYellow, fmt.Sprintf("%d %s:", g.count, g.what)), g.message)
 		for _, e := range g.explanation {
