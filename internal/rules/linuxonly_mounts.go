@@ -149,8 +149,8 @@ var WindowsLinuxPath = &rule.Rule{
 				return
 			}
 			p.Report(rule.Finding{Path: rule.Path(mp.Child("mountPath")),
-				Message: fmt.Sprintf("mountPath %q is under %s, where only Linux programs look: a Windows program will not find it at %s", m.MountPath, root, p.Model.KubeletWindowsPath(m.MountPath)),
-				Hint:    "check that the image is a Windows build; a Windows program reads its files from the path its own configuration names (C:\\ProgramData\\...)"})
+				Message: fmt.Sprintf("mountPath %q is under %s, where only Linux programs look", m.MountPath, root),
+				Hint:    fmt.Sprintf("the volume lands at %s; check that the image is a Windows build, which reads its files where its own configuration says (C:\\ProgramData\\...)", p.Model.KubeletWindowsPath(m.MountPath))})
 		})
 	},
 }

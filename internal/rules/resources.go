@@ -57,7 +57,7 @@ var WindowsMissingResources = &rule.Rule{
 		p.Report(rule.Finding{
 			Path: rule.Path(base.Child("containers").Index(first).Child("resources")),
 			Message: fmt.Sprintf("%s %s %s no memory limit or no cpu/memory requests; a Windows node has no OOM killer to protect it",
-				plural(len(names), "container", "containers"), resourceList(names), plural(len(names), "has", "have")),
+				plural(len(names), "container", "containers"), resourceList(firstNames(names, 3)), plural(len(names), "has", "have")),
 			Hint: "missing: " + strings.Join(parts, "; ") + ". Requests keep the scheduler from overcommitting the node; a memory limit is the only cap on a Windows container's memory",
 		})
 	},
@@ -89,4 +89,12 @@ func resourceList(s []string) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// firstNames keeps a message short: the first n names, then "N more".
+func firstNames(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(append([]string(nil), names[:n]...), fmt.Sprintf("%d more", len(names)-n))
 }
