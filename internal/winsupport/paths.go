@@ -59,3 +59,11 @@ func (Model) PauseImage(ref string) bool {
 	}
 	return false
 }
+
+// WindowsTagBuild reads the Windows build an image's tag names as if the
+// image were known to be Windows: for a Windows workload, the "1803" of
+// app:1.0-1803 is a build, not a version number.
+func (Model) WindowsTagBuild(ref string) *Build {
+	_, tag := splitRef(ref)
+	return tagBuild(strings.ToLower(tag), true)
+}
