@@ -103,6 +103,7 @@ func (o *fixOptions) ruleEnabled(id string) bool {
 }
 
 func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
+	o.announce(o.streams.Err, o.quiet)
 	ctx := cmd.Context()
 	var stdin []byte
 	if contains(args, "-") {

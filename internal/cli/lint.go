@@ -82,6 +82,7 @@ func (o *lintOptions) validate() error {
 }
 
 func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
+	o.announce(o.streams.Err, o.quiet)
 	images, err := o.lookup(o.streams, o.quiet)
 	if err != nil {
 		return err

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -28,7 +30,7 @@ type scope struct {
 
 func (s *scope) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&s.configPath, "config", "", "config file (default ./"+config.FileName+" when present)")
-	f.StringVar(&s.clusterPath, "cluster", "", "cluster file: a winkube Cluster, or kubectl get nodes -o yaml (default: the config's cluster, else the built-in reference cluster)")
+	f.StringVar(&s.clusterPath, "cluster", "", "built-in profile ("+strings.Join(cluster.ProfileNames(), ", ")+") or cluster file: a winkube Cluster, or kubectl get nodes -o yaml (default: the config's cluster, else the reference cluster, assumed)")
 	f.StringVar(&s.k8sVersion, "kubernetes-version", "", fmt.Sprintf("Kubernetes version (%s to %s; default: the config's, else the cluster file's, else %s)", winsupport.Oldest, winsupport.Newest, winsupport.Newest))
 }
 
@@ -49,12 +51,13 @@ func (s *scope) resolve() error {
 		}
 		s.cfg = cfg
 	}
-	s.cluster = cluster.Reference()
+	s.cluster = cluster.Assumed()
 	if s.cfg != nil && s.cfg.Cluster != nil {
 		s.cluster = s.cfg.Cluster
+		s.cluster.Source = "config " + path
 	}
 	if s.clusterPath != "" {
-		c, err := cluster.Load(s.clusterPath)
+		c, err := s.loadCluster()
 		if err != nil {
 			return usageError{err}
 		}
@@ -84,4 +87,31 @@ func (s *scope) warnCluster(out *output, streams Streams) {
 	for _, w := range s.cluster.Warnings() {
 		out.status(streams, "warning: %s", w)
 	}
+}
+
+// loadCluster reads --cluster: a built-in profile name, else a file.
+func (s *scope) loadCluster() (*cluster.Cluster, error) {
+	if contains(cluster.ProfileNames(), s.clusterPath) {
+		if _, err := os.Stat(s.clusterPath); err != nil {
+			return cluster.Named(s.clusterPath)
+		}
+	}
+	c, err := cluster.Load(s.clusterPath)
+	if err != nil {
+		return nil, err
+	}
+	c.Source = "cluster file " + s.clusterPath
+	if c.Observed != nil {
+		c.Source = "nodes read from " + s.clusterPath
+	}
+	return c, nil
+}
+
+// announce prints which cluster profile the command checks against and
+// where it came from, so the cluster is never silently assumed.
+func (s *scope) announce(w io.Writer, quiet bool) {
+	if quiet {
+		return
+	}
+	fmt.Fprintf(w, "checking against %s\n", s.cluster.Describe())
 }

@@ -21,6 +21,8 @@ type simulateOptions struct {
 	replicas []string
 	max      []string
 	streams  Streams
+	// inputProblems counts documents left out of the simulation.
+	inputProblems int
 
 	overrides map[string]int32
 }
@@ -96,6 +98,7 @@ func (o *simulateOptions) validate() error {
 }
 
 func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
+	o.announce(o.streams.Err, o.quiet)
 	o.warnCluster(&o.output, o.streams)
 	objs, err := o.load(args)
 	if err != nil {
@@ -123,30 +126,58 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	if res.Failed() {
+	if res.Failed() || o.inputProblems > 0 {
 		return exitError{ExitFindings}
 	}
 	return nil
 }
 
 // load reads every object. A document that is not a Kubernetes object
-// (Helm values, a kustomization) is skipped with a warning; anything else
-// that cannot be read would make the simulation wrong, so it fails the run.
+// (Helm values, a kustomization) is skipped with a warning. A document
+// that does not load, and a second object with the same kind, namespace
+// and name, are reported and left out: the rest is still simulated, and
+// the run exits 1 (o.inputProblems).
 func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
 	ins, inErrs := manifest.Inputs(args, o.streams.In)
+	for _, e := range inErrs {
+		fmt.Fprintf(o.streams.Err, "error: %v\n", e)
+	}
+	if len(inErrs) > 0 {
+		return nil, exitError{ExitError} // a path that cannot be read is a usage error
+	}
 	objs, errs := manifest.ReadAll(ins)
-	errs = append(inErrs, errs...)
-	failed := false
 	for _, e := range errs {
 		if errors.Is(e, manifest.ErrNotObject) {
 			o.status(o.streams, "warning: %v", e)
 			continue
 		}
-		fmt.Fprintf(o.streams.Err, "error: %v\n", e)
-		failed = true
+		fmt.Fprintf(o.streams.Err, "error: %v (left out of the simulation)\n", e)
+		o.inputProblems++
 	}
-	if failed {
-		return nil, exitError{ExitError}
+	return o.dedupe(objs), nil
+}
+
+// dedupe keeps the first of objects with the same kind, namespace and
+// name, as the API server would refuse the second create; counting both
+// would merge two workloads into one line.
+func (o *simulateOptions) dedupe(objs []*manifest.Object) []*manifest.Object {
+	first := map[string]*manifest.Object{}
+	out := objs[:0]
+	for _, obj := range objs {
+		ns := obj.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		k := obj.Kind + "/" + ns + "/" + obj.Name
+		generated := obj.Root != nil && obj.Root.Get("metadata").String("name") == ""
+		if prev, ok := first[k]; ok && obj.Name != "" && !generated {
+			fmt.Fprintf(o.streams.Err, "error: %s: %s %s/%s is defined twice (first in %s); the second is left out of the simulation\n",
+				obj.File, obj.Kind, ns, obj.Name, prev.File)
+			o.inputProblems++
+			continue
+		}
+		first[k] = obj
+		out = append(out, obj)
 	}
-	return objs, nil
+	return out
 }

@@ -55,7 +55,8 @@ func TestSimulateExitCodes(t *testing.T) {
 		{"unknown workload", cleanApp, []string{"--max", "Deployment/nope", "-"}, ExitError, "", "no such workload"},
 		{"bad version", cleanApp, []string{"--kubernetes-version", "1.99", "-"}, ExitError, "", "outside the range"},
 		{"missing cluster file", cleanApp, []string{"--cluster", filepath.Join(dir, "nope.yaml"), "-"}, ExitError, "", "nope.yaml"},
-		{"unreadable manifest", "kind: [", []string{"-"}, ExitError, "", "error: <stdin>"},
+		{"unreadable document: reported, left out, exit 1", "kind: [", []string{"-"}, ExitFindings, "Simulated 0 pods", "(left out of the simulation)"},
+		{"duplicate object: reported, left out, exit 1", cleanApp + "---\n" + cleanApp, []string{"-"}, ExitFindings, "", "is defined twice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

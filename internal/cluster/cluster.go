@@ -26,6 +26,15 @@ type Cluster struct {
 	// them. ObservedPools maps each node name to its derived pool.
 	Observed      []*corev1.Node    `json:"-"`
 	ObservedPools map[string]string `json:"-"`
+
+	// Source says where the profile came from, for every command to print:
+	// "--cluster aks (built-in)", "cluster file nodes.yaml", ".winkube.yaml".
+	Source string `json:"-"`
+	// Assumed is set when no profile was given at all: the Windows taint
+	// and builds are the reference cluster's guess, not the user's
+	// cluster, so rules that depend on them report warnings that name the
+	// assumption instead of errors.
+	Assumed bool `json:"-"`
 }
 
 // Pool is a group of identical nodes.

@@ -238,10 +238,9 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 
 	var out []rule.Finding
 	emit := func(f rule.Finding) { out = append(out, f) }
+	// Object rules run on untyped kinds too (GMSACredentialSpec names,
+	// removed API versions); a rule that needs the typed object checks it.
 	for _, ru := range r.objRules[o.Kind] {
-		if o.Typed == nil {
-			continue
-		}
 		ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit})
 	}
 	if w := o.Workload(); w != nil {

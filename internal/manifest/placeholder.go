@@ -7,8 +7,32 @@ import (
 )
 
 // placeholderRE matches the unfilled values that templating leaves behind:
-// <image-name>, __acrName__, ${VAR}.
-var placeholderRE = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_. -]*>|__[A-Za-z][A-Za-z0-9_]*__|\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+// <image-name>, __acrName__, ${VAR}, REPLACE_WITH_NAME, YOUR_REGISTRY.
+// A match must stand alone (placeholderAt): .NET configuration keys such
+// as Logging__LogLevel__Default are not placeholders.
+var placeholderRE = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_. -]*>|__[A-Za-z][A-Za-z0-9_]*__|\$\{[A-Za-z_][A-Za-z0-9_]*\}|REPLACE_WITH_[A-Z0-9_]+|REPLACE_ME|YOUR_[A-Z0-9_]+`)
+
+// placeholder returns the first placeholder of s that is not part of a
+// longer word.
+func placeholder(s string) string {
+	for _, m := range placeholderRE.FindAllStringIndex(s, -1) {
+		if wordByte(s, m[0]-1) || wordByte(s, m[1]) {
+			continue
+		}
+		return s[m[0]:m[1]]
+	}
+	return ""
+}
+
+// wordByte reports whether s[i] exists and is a letter, digit or
+// underscore.
+func wordByte(s string, i int) bool {
+	if i < 0 || i >= len(s) {
+		return false
+	}
+	c := s[i]
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 // placeholderKey reports the fields where a placeholder means the
 // manifest cannot be applied as written. Free text (ConfigMap data,
@@ -42,7 +66,7 @@ func placeholders(file string, root *Node) []*Error {
 				return
 			}
 			if !ph && placeholderKey(key) && mayHoldPlaceholder(n.Value) {
-				if m := placeholderRE.FindString(n.Value); m != "" {
+				if m := placeholder(n.Value); m != "" {
 					ph = true
 					errs = append(errs, &Error{File: file, Line: n.Line, Column: n.Column,
 						Msg:  fmt.Sprintf("%s: placeholder %q was never filled in", key, m),
@@ -56,9 +80,10 @@ func placeholders(file string, root *Node) []*Error {
 }
 
 // mayHoldPlaceholder is a quick test before the regular expression:
-// every placeholder has a "<", "__" or "${".
+// every placeholder has a "<", "__", "${", "REPLACE_" or "YOUR_".
 func mayHoldPlaceholder(s string) bool {
-	return strings.IndexByte(s, '<') >= 0 || strings.Contains(s, "__") || strings.Contains(s, "${")
+	return strings.IndexByte(s, '<') >= 0 || strings.Contains(s, "__") || strings.Contains(s, "${") ||
+		strings.Contains(s, "REPLACE_") || strings.Contains(s, "YOUR_")
 }
 
 func clip(s string) string {

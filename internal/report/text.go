@@ -14,16 +14,19 @@ import (
 func Text(w io.Writer, r *Report, opts Options) error {
 	bw := bufio.NewWriter(w)
 	paint := func(c Colour, s string) string { return Paint(opts.Color, c, s) }
+	hints := hintCounts(r.Findings)
 	for _, f := range r.Findings {
 		if f.Suppressed {
 			continue
 		}
 		sev := paintSeverity(opts.Color, f.Severity, f.Severity.String())
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", position(f), sev, f.Message, paint(Dim, "["+f.Rule+"]"))
-		if f.Hint != "" {
+		if f.Hint != "" && hints[hintKey{f.Rule, f.Hint}] < repeatedHint {
 			fmt.Fprintf(bw, "    %s %s\n", paint(Dim, "hint:"), f.Hint)
 		}
 	}
+	writeHints(bw, r.Findings, hints, func(s string) string { return paint(Dim, s) })
+	writeRuleTable(bw, r.Findings)
 	c := r.Count()
 	fmt.Fprintf(bw, "%s, %s, %s in %s (%s)", plural(c.Errors, "error"), plural(c.Warnings, "warning"), plural(c.Infos, "info"), plural(r.Objects, "object"), plural(r.Files, "file"))
 	if c.Suppressed > 0 {

@@ -12,6 +12,9 @@ var apiRules = []*rule.Rule{
 	InvalidOSName,
 	WindowsUsernameFormat,
 	GMSACredentialSpecNameFormat,
+	UnknownField,
+	RemovedAPIVersion,
+	InvalidObjectName,
 }
 
 // WindowsForbiddenField: fields the API server rejects for Windows pods.

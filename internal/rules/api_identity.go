@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -52,7 +53,7 @@ var GMSACredentialSpecNameFormat = &rule.Rule{
 	Doc: rule.Doc{
 		What: "Reports, verbatim, the API server's errors for securityContext.windowsOptions of the pod and of every container: a gmsaCredentialSpecName that is not a DNS-1123 subdomain (lower case letters, digits, '-' and '.', at most 253 characters), an empty gmsaCredentialSpec, and one over 64 KiB. The API server checks these whatever the pod's OS.",
 		Why:  "gmsaCredentialSpecName names a GMSACredentialSpec custom resource, whose name must be a DNS subdomain; the gMSA admission webhook then fills gmsaCredentialSpec with its JSON. A name copied from Active Directory (CamelCase, underscores) makes the API server reject the pod before the webhook can help.",
-		Fix:  "Use the metadata.name of the GMSACredentialSpec object (lower case), and leave gmsaCredentialSpec to the webhook rather than setting it empty.",
+		Fix:  "Use the metadata.name of the GMSACredentialSpec object (lower case), and leave gmsaCredentialSpec to the webhook rather than setting it empty. winkube fix offers no rename: the GMSACredentialSpec object, the RBAC resourceNames that grant its use and every pod must change together.",
 		Sources: []string{
 			"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go validateWindowsSecurityContextOptions",
 			"seed 002 (GMSACredentialSpec objects and the gMSA webhook)",
@@ -63,11 +64,13 @@ var GMSACredentialSpecNameFormat = &rule.Rule{
 		for _, w := range windowsOptionsOf(p.Workload.Spec, p.Workload.SpecPath) {
 			for _, e := range gmsaErrors(w.opts, w.path) {
 				f := rule.Finding{Path: e.Field, Message: e.Error()}
-				// Resource names are lower case: a CamelCase name can only
-				// mean the lower-cased object.
+				// No fix: renaming the reference alone would break it. The
+				// GMSACredentialSpec object, RBAC resourceNames and every
+				// other pod must be renamed with it, and a fix edits one
+				// object only.
 				if n := w.opts.GMSACredentialSpecName; n != nil && e.Field == rule.Path(w.path.Child("gmsaCredentialSpecName")) {
 					if lower := strings.ToLower(*n); lower != *n && len(validation.IsDNS1123Subdomain(lower)) == 0 {
-						f.Fix = &rule.Fix{Title: "lower-case the credential spec name", Safe: true, Edits: []rule.Edit{{Op: rule.Set, Path: e.Field, Value: lower}}}
+						f.Hint = fmt.Sprintf("rename the GMSACredentialSpec to %q and every reference with it (gmsaCredentialSpecName in each pod, RBAC resourceNames for the use verb)", lower)
 					}
 				}
 				p.Report(f)

@@ -115,6 +115,10 @@ func reportBuildMismatch(p *rule.Pass, img winsupport.Image, path *field.Path, p
 	if p.Images != nil {
 		built += " (by its tag: the registry could not be asked)"
 	}
+	if b := *img.Build; len(where) > 0 && !(b.Channel == winsupport.SAC && b.EOL) && !p.Model.NodeSupported(b) {
+		// One finding per cause: windows-build-unsupported leaves this image to us.
+		built += fmt.Sprintf(" (unsupported as a node OS by Kubernetes %s)", p.Model.V)
+	}
 	if len(where) > 0 {
 		how := "under process isolation"
 		if f.HyperV {

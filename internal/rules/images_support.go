@@ -34,8 +34,12 @@ var WindowsBuildUnsupported = &rule.Rule{
 			return
 		}
 		if !f.HostProcess && !f.HyperV {
+			pools, pins := buildHosts(p)
 			eachImage(p, func(img winsupport.Image, path *field.Path) {
 				if b := img.Build; b != nil && !(b.Channel == winsupport.SAC && b.EOL) && !p.Model.NodeSupported(*b) {
+					if mismatched(pools, pins, b.Build) {
+						return // image-build-mismatch says both in one finding
+					}
 					p.Reportf(path, "image %q is built for %s, %s", img.Ref, buildName(p, b.Build), unsupportedText(p, *b))
 				}
 			})
@@ -59,7 +63,7 @@ var SACImageEOL = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Images,
 	Doc: rule.Doc{
-		What: "Reports container images whose tag names an end-of-life Windows Server Semi-Annual Channel build (1709, 1803, 1903, 1909, 2004, 20H2) and suggests the LTSC tag: the newest LTSC build of the cluster's Windows pools that the selected Kubernetes version supports, or else the newest it supports.",
+		What: "Reports container images whose tag names an end-of-life Windows Server Semi-Annual Channel build (1709, 1803, 1903, 1909, 2004, 20H2) in any tag form (:1803, -1803, windowsservercore-20H2; for an image of unknown platform, only when the workload is Windows-bound, so a Linux 1903 version tag is not misread) and suggests the LTSC tag: the newest LTSC build of the cluster's Windows pools that the selected Kubernetes version supports, or else the newest it supports.",
 		Why:  "Semi-Annual Channel releases had 18 months of support and are all out of it: their images get no security updates, and no supported Kubernetes node runs those builds, so under process isolation the image cannot start on a current node.",
 		Fix:  "Move to the LTSC tag (mcr.microsoft.com/windows/servercore:ltsc2022, nanoserver:ltsc2022); `winkube fix --unsafe` rewrites Microsoft images' tags, as a base image change needs a rebuild and a test.",
 		Sources: []string{
@@ -70,6 +74,10 @@ var SACImageEOL = &rule.Rule{
 	Workload: func(p *rule.Pass) {
 		eachImage(p, func(img winsupport.Image, path *field.Path) {
 			b := img.Build
+			if b == nil && p.Target.Is(target.Windows) {
+				// A Windows workload's "app:1.0-1803" names a build too.
+				b = p.Model.WindowsTagBuild(img.Ref)
+			}
 			if b == nil || b.Channel != winsupport.SAC || !b.EOL {
 				return
 			}
@@ -90,4 +98,15 @@ var SACImageEOL = &rule.Rule{
 			p.Report(fd)
 		})
 	},
+}
+
+// mismatched reports whether an image of build b can land on a host of
+// another build, so that image-build-mismatch reports it.
+func mismatched(pools, pins []buildHost, b string) bool {
+	for _, h := range append(append([]buildHost(nil), pools...), pins...) {
+		if h.Build != b {
+			return true
+		}
+	}
+	return false
 }

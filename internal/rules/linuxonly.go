@@ -75,7 +75,7 @@ var WindowsHostPort = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
-		What: "Reports containers[].ports[].hostPort on a Windows workload that does not use the host network (HostProcess pods do, and their hostPort is just the container port).",
+		What: "Reports, once per container, the containers[].ports[].hostPort values of a Windows workload that does not use the host network (HostProcess pods do, and their hostPort is just the container port).",
 		Why:  "A hostPort is a port mapping the CNI plugin sets up on the node. The older guidance (seed 000) is that Windows nodes do not support hostPort at all; with containerd it works only when the Windows CNI plugin implements the portMappings capability through HNS (win-bridge and win-overlay do, Microsoft's SDN PortMapping sample uses it), and many configurations do not: the port is then not opened and clients of nodeIP:hostPort get no answer, while the scheduler still reserves the port, limiting the pod to one replica per node. It is a warning, not an error, because it depends on the CNI.",
 		Fix:  "Remove hostPort and expose the container through a Service of type NodePort or LoadBalancer.",
 		Sources: []string{
@@ -88,16 +88,28 @@ var WindowsHostPort = &rule.Rule{
 			return
 		}
 		winsupport.VisitContainers(s, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
+			var ports []string
+			var edits []rule.Edit
+			first := ""
 			for j, port := range c.Ports {
 				if port.HostPort == 0 {
 					continue
 				}
 				path := rule.Path(cp.Child("ports").Index(j).Child("hostPort"))
-				p.Report(rule.Finding{Path: path,
-					Message: fmt.Sprintf("hostPort %d on a Windows container: Windows nodes do not support hostPort unless the CNI plugin implements port mappings, so nodeIP:%d may not reach container port %d", port.HostPort, port.HostPort, port.ContainerPort),
-					Hint:    "remove hostPort and expose the port with a NodePort or LoadBalancer Service",
-					Fix:     &rule.Fix{Title: "remove hostPort", Edits: []rule.Edit{{Op: rule.Remove, Path: path}}}})
+				if first == "" {
+					first = path
+				}
+				ports = append(ports, fmt.Sprintf("%d", port.HostPort))
+				edits = append(edits, rule.Edit{Op: rule.Remove, Path: path})
 			}
+			if len(ports) == 0 {
+				return
+			}
+			p.Report(rule.Finding{Path: first,
+				Message: fmt.Sprintf("%s %s on Windows container %q: Windows opens hostPorts only when the CNI plugin implements port mappings",
+					plural(len(ports), "hostPort", "hostPorts"), resourceList(ports), c.Name),
+				Hint: "remove hostPort and expose the port with a NodePort or LoadBalancer Service; keep it only if your Windows CNI (win-bridge, win-overlay, Calico, Azure CNI) maps ports",
+				Fix:  &rule.Fix{Title: "remove " + plural(len(ports), "hostPort", "hostPorts"), Edits: edits}})
 		})
 	},
 }
@@ -109,7 +121,7 @@ var WindowsDNSHostNet = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
-		What: "Reports dnsPolicy: ClusterFirstWithHostNet on a Windows workload that is not HostProcess (with hostNetwork: true, windows-host-network reports the host networking itself).",
+		What: "Reports dnsPolicy: ClusterFirstWithHostNet on a Windows workload that asks for hostNetwork without being HostProcess (windows-host-network reports the host networking itself). Without hostNetwork the kubelet treats the policy as ClusterFirst, so charts that set it for their Linux host-network variant are not reported.",
 		Why:  "ClusterFirstWithHostNet exists for pods on the host network, which Windows pods other than HostProcess do not get; the policy is not supported on Windows. Windows also resolves names differently: it has one DNS suffix (the pod's namespace) and treats any name with a dot as fully qualified.",
 		Fix:  "Remove dnsPolicy (the default, ClusterFirst, gives Windows pods cluster DNS); winkube fix does.",
 		Sources: []string{
@@ -119,7 +131,10 @@ var WindowsDNSHostNet = &rule.Rule{
 	},
 	Workload: func(p *rule.Pass) {
 		s := p.Workload.Spec
-		if !windowsBound(p) || s.DNSPolicy != corev1.DNSClusterFirstWithHostNet || p.Target.HostProcess {
+		// Without hostNetwork the kubelet treats ClusterFirstWithHostNet
+		// as ClusterFirst (pkg/kubelet/network/dns getPodDNSType): dead
+		// configuration, not a fault, so it is not reported.
+		if !windowsBound(p) || s.DNSPolicy != corev1.DNSClusterFirstWithHostNet || p.Target.HostProcess || !s.HostNetwork {
 			return
 		}
 		path := rule.Path(p.Workload.SpecPath.Child("dnsPolicy"))

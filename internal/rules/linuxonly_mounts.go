@@ -124,9 +124,9 @@ var WindowsLinuxPath = &rule.Rule{
 	Severity: rule.Info,
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
-		What: "Reports volumeMounts[].mountPath that is a Linux absolute path (/var/data) in a Windows container that is not HostProcess. The service account path /var/run/secrets/kubernetes.io/serviceaccount is not reported, and neither are HostProcess containers, whose mount paths are relative to the container's sandbox. hostPath paths are windows-unsupported-volume's.",
+		What: "Reports volumeMounts[].mountPath in a Windows container (not HostProcess) that lies in a Linux system directory only Linux programs use (/etc, /usr, /opt, /proc, /sys, /dev and a few sockets; see winsupport.LinuxSystemPath). Paths in a container whose image is known to be Windows (the image table, or a Windows build in the tag) are the program's own choice and not reported. Other rooted paths (/data, /conf, /tmp, the kubelet and CNI directories Windows nodes have, a CSI plugin's /csi and /registration) are the conventional form on Windows too and are not reported; neither is the service account path nor anything in a HostProcess container, whose mount paths are relative to the container's sandbox. hostPath paths are windows-unsupported-volume's.",
 		Why:  "A Linux path in a Windows manifest usually means the chart was written for Linux. The Windows kubelet mounts /var/data at C:\\var\\data, so the mount itself works (hence info, not warning); an application that expects Linux paths elsewhere (configuration under /etc, sockets under /run) fails on Windows, which is what seed 000 warns about.",
-		Fix:  "Use a Windows path such as C:\\data (winkube fix writes the path the kubelet would use, which changes nothing at run time but makes it visible), and check the application's configuration for other Linux paths.",
+		Fix:  "Check that the image is a Windows build of the program and mount where its Windows configuration reads. winkube fix does not rewrite paths: the right Windows path depends on the program.",
 		Sources: []string{
 			"seed 000 (if your Helm chart hardcodes Linux paths (e.g., /var/data), it will fail on Windows nodes)",
 			"seed 002 (Windows volume mounts use Windows paths: mountPath \"C:\\\\data\")",
@@ -137,15 +137,20 @@ var WindowsLinuxPath = &rule.Rule{
 		if !windowsBound(p) || p.Target.HostProcess {
 			return
 		}
-		eachVolumeMount(p, func(_ *corev1.Container, m *corev1.VolumeMount, mp *field.Path) {
-			if !p.Model.LinuxPath(m.MountPath) || m.MountPath == serviceAccountMountPath {
+		eachVolumeMount(p, func(c *corev1.Container, m *corev1.VolumeMount, mp *field.Path) {
+			root, ok := p.Model.LinuxSystemPath(m.MountPath)
+			if !ok || m.MountPath == serviceAccountMountPath {
 				return
 			}
-			path := rule.Path(mp.Child("mountPath"))
-			win := p.Model.KubeletWindowsPath(m.MountPath)
-			p.Report(rule.Finding{Path: path,
-				Message: fmt.Sprintf("mountPath %q is a Linux path: in a Windows container it becomes %s; use a Windows path and check the application for other Linux paths", m.MountPath, win),
-				Fix:     &rule.Fix{Title: "write the Windows path " + win, Safe: true, Edits: []rule.Edit{{Op: rule.Set, Path: path, Value: win}}}})
+			// A Windows image chose the path itself: it is not evidence
+			// of a Linux program (sigwindowstools/flannel reads
+			// /etc/kube-flannel-windows/run.ps1).
+			if p.Model.ParseImage(c.Image).Platform == winsupport.PlatformWindows {
+				return
+			}
+			p.Report(rule.Finding{Path: rule.Path(mp.Child("mountPath")),
+				Message: fmt.Sprintf("mountPath %q is under %s, where only Linux programs look", m.MountPath, root),
+				Hint:    fmt.Sprintf("the volume lands at %s; check that the image is a Windows build, which reads its files where its own configuration says (C:\\ProgramData\\...)", p.Model.KubeletWindowsPath(m.MountPath))})
 		})
 	},
 }

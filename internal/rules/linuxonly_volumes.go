@@ -49,7 +49,7 @@ var WindowsUnsupportedVolume = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
-		What: "Reports, on a Windows workload, volumes whose type the Windows support model marks unsupported (nfs, cephfs, glusterfs, rbd, cinder, fc, gitRepo, image and other Linux-only in-tree plugins) as errors, and hostPath volumes whose path is a Linux path as warnings. This rule owns hostPath paths; windows-linux-path covers mountPath. Linux-style paths that Windows nodes really have on drive C: (/var/lib/kubelet, /var/log/pods, /var/log/containers, /opt/cni/bin, /etc/cni/net.d, /run/flannel, what is under them and their parents up to /, the drive root) are not reported: the kubelet puts a rooted path without a drive on C:, and Windows node agents mount them on purpose.",
+		What: "Reports, on a Windows workload, volumes whose type the Windows support model marks unsupported (nfs, cephfs, glusterfs, rbd, cinder, fc, gitRepo, image and other Linux-only in-tree plugins) as errors, and, as warnings, hostPath volumes (outside HostProcess pods) whose path lies in a Linux system directory only Linux programs use (/etc, /usr, /opt, /proc, /sys, /dev, the Docker and containerd sockets; winsupport.LinuxSystemPath). Other rooted paths without a drive (/k, /var/log/<agent>, /var/run/<agent>) are the conventional form of C:\\ paths in Windows node agents and are not reported. This rule owns hostPath paths; windows-linux-path covers mountPath. Linux-style paths that Windows nodes really have on drive C: (/var/lib/kubelet, /var/log/pods, /var/log/containers, /opt/cni/bin, /etc/cni/net.d, /run/flannel, what is under them and their parents up to /, the drive root) are not reported: the kubelet puts a rooted path without a drive on C:, and Windows node agents mount them on purpose.",
 		Why:  "Linux-only volume plugins have no Windows implementation: the volume never mounts and the pod stays in ContainerCreating. A hostPath such as /var/lib/docker/containers or /run/containerd/containerd.sock is read on Windows as the same path on drive C: (C:\\run\\containerd\\containerd.sock), which either does not exist or does not hold what Linux keeps there.",
 		Fix:  "Use a volume type Windows supports (SMB or a CSI driver with a Windows node plugin instead of NFS or CephFS), and Windows paths for hostPath (C:\\..., \\\\.\\pipe\\...).",
 		Sources: []string{
@@ -71,12 +71,13 @@ var WindowsUnsupportedVolume = &rule.Rule{
 			case row.Windows == winsupport.Unsupported:
 				p.Report(rule.Finding{Path: rule.Path(vp.Child(row.Name)),
 					Message: fmt.Sprintf("%s volume %q is not supported on Windows (%s): it will not mount and the pod stays in ContainerCreating", row.Name, v.Name, row.Note)})
-			case v.HostPath != nil && p.Model.LinuxPath(v.HostPath.Path):
-				if _, ok := p.Model.WindowsNodePath(v.HostPath.Path); ok {
+			case v.HostPath != nil && !p.Target.HostProcess:
+				if _, ok := p.Model.LinuxSystemPath(v.HostPath.Path); !ok {
 					continue
 				}
 				p.Report(rule.Finding{Path: rule.Path(vp.Child("hostPath", "path")),
-					Message: fmt.Sprintf("hostPath %q is a Linux path: a Windows node reads it as %s, not the Linux directory it names; use a Windows path (C:\\...)", v.HostPath.Path, p.Model.KubeletWindowsPath(v.HostPath.Path)),
+					Message: fmt.Sprintf("hostPath %q is a Linux system location Windows nodes do not have: the node reads it as %s", v.HostPath.Path, p.Model.KubeletWindowsPath(v.HostPath.Path)),
+					Hint:    "mount the Windows directory the program needs (C:\\...); a Linux node agent needs a Windows build to run here",
 				}.WithSeverity(rule.Warning))
 			}
 		}

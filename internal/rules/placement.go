@@ -1,6 +1,8 @@
 package rules
 
 import (
+	corev1 "k8s.io/api/core/v1"
+
 	"fmt"
 	"strings"
 
@@ -16,6 +18,7 @@ var placementRules = []*rule.Rule{
 	MissingSpecOS,
 	MissingWindowsBuildPin,
 	LinuxDaemonSetUnpinned,
+	LegacyNodeLabel,
 }
 
 // MissingOSPin: a workload the scheduler may place on either OS.
@@ -33,6 +36,9 @@ var MissingOSPin = &rule.Rule{
 	Workload: func(p *rule.Pass) {
 		if !p.Cluster.Hybrid() || p.Target.Pinned || len(p.Target.Schedulable) == 0 {
 			return
+		}
+		if !p.Target.Is(target.Windows) && controlPlaneOnly(p.Workload.Spec) {
+			return // control-plane nodes are always Linux
 		}
 		if isDaemonSet(p) && !p.Target.Is(target.Windows) {
 			return // linux-daemonset-unpinned says it better
@@ -71,7 +77,7 @@ var MissingWindowsToleration = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.Placement,
 	Doc: rule.Doc{
-		What:    "Reports workloads pinned to Windows that do not tolerate a NoSchedule or NoExecute taint carried by the cluster's Windows pools (os=windows:NoSchedule by default; the cluster profile says which). A toleration that differs from the taint only in letter case is named, since taints are matched case-sensitively.",
+		What:    "Reports workloads pinned to Windows that do not tolerate a NoSchedule or NoExecute taint carried by the cluster's Windows pools; the cluster profile says which (aks and eks: none, gke: node.kubernetes.io/os=windows, openshift: os=Windows, reference: os=windows). A toleration that differs from the taint only in letter case is named once, since taints are matched case-sensitively. With no profile at all the taint is an assumption: a workload that tolerates any known convention (os=windows, os=Windows, node.kubernetes.io/os=windows) is taken at its word, and one that tolerates none gets a warning that names the assumption, never an error.",
 		Why:     "Windows nodes are tainted so that Linux pods stay off them. A Windows pod needs both the selector and the toleration; with only the selector it stays Pending with `node(s) had untolerated taint`.",
 		Fix:     "Add the toleration for the Windows taint (winkube fix adds the one from the cluster profile), or use a RuntimeClass whose scheduling carries it.",
 		Sources: []string{"seed 000 (taints and tolerations, the dual constraint)", "seed 003 (--register-with-taints='os=windows:NoSchedule')"},
@@ -81,13 +87,17 @@ var MissingWindowsToleration = &rule.Rule{
 			return
 		}
 		tolPath := p.Workload.SpecPath.Child("tolerations")
+		if p.Cluster.Assumed {
+			assumedToleration(p, tolPath)
+			return
+		}
 		for _, pool := range p.Cluster.PoolsOf("windows") {
 			for _, t := range untolerated(pool, p.Target.Tolerations) {
 				if i, ok := caseOnlyMismatch(p.Target.Tolerations, t); ok && i < len(p.Workload.Spec.Tolerations) {
 					p.Report(rule.Finding{Path: rule.Path(tolPath.Index(i)),
-						Message: fmt.Sprintf("toleration does not match taint %s of Windows pool %q: taints are case-sensitive", taintString(t), pool.Name),
+						Message: fmt.Sprintf("toleration does not match taint %s of the Windows nodes: taints are case-sensitive", taintString(t)),
 						Hint:    "spell the key and value exactly as the taint does"})
-					continue
+					return
 				}
 				p.Report(rule.Finding{Path: rule.Path(tolPath),
 					Message: fmt.Sprintf("Windows workload does not tolerate taint %s of Windows pool %q; its pods will stay Pending", taintString(t), pool.Name),
@@ -105,4 +115,35 @@ func osWord(os target.OS) string {
 		return "Windows"
 	}
 	return strings.ToUpper(string(os[:1])) + string(os[1:])
+}
+
+// controlPlaneRoles are the node-role labels of control-plane nodes,
+// which Kubernetes runs on Linux only.
+var controlPlaneRoles = []string{"node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/controlplane", "node-role.kubernetes.io/master"}
+
+// controlPlaneOnly reports whether the pod's nodeSelector or every term of
+// its required node affinity selects control-plane nodes.
+func controlPlaneOnly(s *corev1.PodSpec) bool {
+	for _, k := range controlPlaneRoles {
+		if _, ok := s.NodeSelector[k]; ok {
+			return true
+		}
+	}
+	a := s.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return false
+	}
+	terms := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+	for _, t := range terms {
+		found := false
+		for _, e := range t.MatchExpressions {
+			if contains(controlPlaneRoles, e.Key) && e.Operator == corev1.NodeSelectorOpExists {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return len(terms) > 0
 }

@@ -92,14 +92,15 @@ var MissingSpecOS = &rule.Rule{
 		}
 		path := p.Workload.SpecPath.Child("os", "name")
 		fd := rule.Finding{Path: rule.Path(path),
-			Message: fmt.Sprintf("Windows workload (from %s) does not set spec.os.name: windows; without it the API server skips the Windows validation, the kubelet does not refuse the pod on a Linux node and Pod Security Admission applies Linux-only controls", f.By),
+			Message: fmt.Sprintf("Windows workload (from %s) does not set spec.os.name: windows", f.By),
+			Hint:    "without it the API server skips the Windows validation, the kubelet does not refuse the pod on a Linux node and Pod Security Admission applies Linux-only controls",
 			Fix: &rule.Fix{Title: "set spec.os.name to windows", Safe: true,
 				Edits: []rule.Edit{{Op: rule.Set, Path: rule.Path(path), Value: "windows"}}}}
 		// With Linux-only fields still present the API server would refuse
 		// the fixed pod, so the fix waits for windows-forbidden-field's.
 		if n := len(p.Model.ForbiddenFields(p.Workload.Spec, p.Workload.SpecPath)); n > 0 {
 			fd.Fix.Safe = false
-			fd.Hint = fmt.Sprintf("remove the %d Linux-only %s windows-forbidden-field reports first, or the API server rejects the pod", n, plural(n, "field", "fields"))
+			fd.Hint = fmt.Sprintf("remove the %d Linux-only %s windows-forbidden-field reports first, or the API server rejects the pod; ", n, plural(n, "field", "fields")) + fd.Hint
 		}
 		p.Report(fd)
 	},

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"fmt"
 
 	"github.com/winkube/winkube/internal/cluster"
@@ -110,4 +112,23 @@ func openReason(pool cluster.Pool) string {
 		return "untainted"
 	}
 	return "its tolerations cover the pool's taints"
+}
+
+// assumedToleration judges a Windows workload's tolerations when no
+// cluster profile was given: the workload's own toleration of a known
+// Windows taint convention is evidence of the cluster it was written for,
+// and a workload with none gets a warning naming the assumed taint.
+func assumedToleration(p *rule.Pass, tolPath *field.Path) {
+	for _, t := range cluster.KnownWindowsTaints() {
+		if tolerates(p.Target.Tolerations, &t) {
+			return
+		}
+	}
+	t := cluster.WindowsTaint
+	p.Report(rule.Finding{Path: rule.Path(tolPath),
+		Message: fmt.Sprintf("if your Windows nodes carry the recommended taint %s, this workload's pods stay Pending: it tolerates no Windows taint", taintString(t)),
+		Hint:    "no cluster profile was given, so the taint is assumed; AKS and EKS add none by default, GKE uses node.kubernetes.io/os=windows, OpenShift os=Windows: pass --cluster aks|eks|gke|openshift or a cluster file",
+		Fix: &rule.Fix{Title: "tolerate " + taintString(t), Safe: true,
+			Edits: []rule.Edit{{Op: rule.Append, Path: rule.Path(tolPath), Value: tolerationFor(t)}}},
+	}.WithSeverity(rule.Warning))
 }

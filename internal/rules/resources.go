@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/target"
@@ -14,6 +13,7 @@ import (
 var resourceRules = []*rule.Rule{
 	WindowsMissingResources,
 	WindowsMissingStartupProbe,
+	ImplausibleQuantity,
 }
 
 // WindowsMissingResources: a Windows container without CPU and memory
@@ -24,7 +24,7 @@ var WindowsMissingResources = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Resources,
 	Doc: rule.Doc{
-		What: "Reports every init and regular container of a Windows workload that does not set a CPU and a memory limit and request, naming what is missing. A request left out beside its limit is not reported: the API server defaults it to the limit.",
+		What: "Reports, once per Windows workload, the regular containers that lack a memory limit or a CPU or memory request, naming each container and what it lacks (in the hint and JSON). A request left out beside its limit is not reported: the API server defaults it to the limit. A missing CPU limit is not reported: CPU is compressible and does not endanger the node the way unbounded memory does. Init containers are not reported: they run one at a time before the regular containers and exit, so they are not a lasting capacity risk; neither are pause containers (registry.k8s.io/pause and its mirrors), which only sleep.",
 		Why:  "Windows has no swap and no out-of-memory killer the way Linux has: processes page to disk instead, and the kubelet takes no OOM eviction action. Requests are the only protection against overprovisioning a Windows node, and limits keep memory within NodeAllocatable so the scheduler stops adding pods once a node is full.",
 		Fix:  "Set resources.requests and resources.limits for cpu and memory on every container; for memory, set only the limit or make the request equal to it.",
 		Sources: []string{
@@ -38,30 +38,36 @@ var WindowsMissingResources = &rule.Rule{
 			return
 		}
 		s, base := p.Workload.Spec, p.Workload.SpecPath
-		for i := range s.InitContainers {
-			checkContainerResources(p, &s.InitContainers[i], base.Child("initContainers").Index(i))
-		}
+		var names, parts []string
+		first := -1
 		for i := range s.Containers {
-			checkContainerResources(p, &s.Containers[i], base.Child("containers").Index(i))
+			missing := missingResources(s.Containers[i].Resources)
+			if len(missing) == 0 || p.Model.PauseImage(s.Containers[i].Image) {
+				continue
+			}
+			if first < 0 {
+				first = i
+			}
+			names = append(names, fmt.Sprintf("%q", s.Containers[i].Name))
+			parts = append(parts, fmt.Sprintf("%s: %s", s.Containers[i].Name, resourceList(missing)))
 		}
+		if first < 0 {
+			return
+		}
+		p.Report(rule.Finding{
+			Path: rule.Path(base.Child("containers").Index(first).Child("resources")),
+			Message: fmt.Sprintf("%s %s %s no memory limit or no cpu/memory requests; a Windows node has no OOM killer to protect it",
+				plural(len(names), "container", "containers"), resourceList(firstNames(names, 3)), plural(len(names), "has", "have")),
+			Hint: "missing: " + strings.Join(parts, "; ") + ". Requests keep the scheduler from overcommitting the node; a memory limit is the only cap on a Windows container's memory",
+		})
 	},
 }
 
-func checkContainerResources(p *rule.Pass, c *corev1.Container, path *field.Path) {
-	missing := missingResources(c.Resources)
-	if len(missing) == 0 {
-		return
-	}
-	p.Report(rule.Finding{
-		Path:    rule.Path(path.Child("resources")),
-		Message: fmt.Sprintf("container %q has no %s; Windows has no swap and no OOM killer to protect the node", c.Name, resourceList(missing)),
-		Hint:    "set cpu and memory requests and limits: requests keep the node from being overprovisioned, memory limits keep it within NodeAllocatable",
-	})
-}
-
 // missingResources names the requests and limits a container lacks, in
-// the order requests.cpu, limits.cpu, requests.memory, limits.memory. A
-// missing request with its limit set is defaulted to the limit.
+// the order requests.cpu, requests.memory, limits.memory. A missing
+// request with its limit set is defaulted to the limit. A missing CPU
+// limit is not reported: CPU is compressible, so an unlimited container
+// is throttled by the others' shares instead of endangering the node.
 func missingResources(r corev1.ResourceRequirements) []string {
 	var out []string
 	for _, name := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
@@ -70,9 +76,9 @@ func missingResources(r corev1.ResourceRequirements) []string {
 		if !req && !lim {
 			out = append(out, "requests."+string(name))
 		}
-		if !lim {
-			out = append(out, "limits."+string(name))
-		}
+	}
+	if _, lim := r.Limits[corev1.ResourceMemory]; !lim {
+		out = append(out, "limits.memory")
 	}
 	return out
 }
@@ -83,4 +89,12 @@ func resourceList(s []string) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// firstNames keeps a message short: the first n names, then "N more".
+func firstNames(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(append([]string(nil), names[:n]...), fmt.Sprintf("%d more", len(names)-n))
 }

@@ -79,11 +79,11 @@ func TestMissingResources(t *testing.T) {
 		yaml string
 		want []string
 	}{
-		{`{}`, []string{"requests.cpu", "limits.cpu", "requests.memory", "limits.memory"}},
+		{`{}`, []string{"requests.cpu", "requests.memory", "limits.memory"}},
 		{`{limits: {cpu: "1", memory: 1Gi}}`, nil},
-		{`{requests: {cpu: "1", memory: 1Gi}}`, []string{"limits.cpu", "limits.memory"}},
+		{`{requests: {cpu: "1", memory: 1Gi}}`, []string{"limits.memory"}},
 		{`{requests: {memory: 1Gi}, limits: {cpu: "1"}}`, []string{"limits.memory"}},
-		{`{requests: {cpu: 100m}, limits: {memory: 1Gi}}`, []string{"limits.cpu"}},
+		{`{requests: {cpu: 100m}, limits: {memory: 1Gi}}`, nil},
 	}
 	for _, c := range cases {
 		fs := ruleFindings(t, WindowsMissingResources, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  os: {name: windows}\n  containers:\n  - name: c\n    image: x\n    resources: "+c.yaml+"\n")
@@ -92,11 +92,11 @@ func TestMissingResources(t *testing.T) {
 			if f.Rule != WindowsMissingResources.ID {
 				t.Fatalf("resources %s: %s", c.yaml, f.Message)
 			}
-			got = append(got, f.Message)
+			got = append(got, f.Hint)
 		}
 		var want []string
 		if c.want != nil {
-			want = []string{`container "c" has no ` + resourceList(c.want) + "; Windows has no swap and no OOM killer to protect the node"}
+			want = []string{"missing: c: " + resourceList(c.want) + ". Requests keep the scheduler from overcommitting the node; a memory limit is the only cap on a Windows container's memory"}
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("resources %s (-want +got):\n%s", c.yaml, diff)

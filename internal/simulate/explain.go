@@ -58,7 +58,7 @@ func why(sp *schedPod, v verdict, m winsupport.Model) string {
 		return fmt.Sprintf("host port %s is already taken on the nodes", portList(sp.ports))
 	case isResource(v.status.reasons):
 		return fmt.Sprintf("%s: the pod requests %s; a node has %s allocatable", strings.Join(v.status.reasons, ", "),
-			describeAmounts(sp.req, v.status.reasons), describeAmounts(n.alloc, v.status.reasons)) + podsNote(v.status.reasons, n)
+			describeAmounts(sp.req, v.status.reasons), describeAmounts(n.alloc, v.status.reasons)) + usedNote(v) + podsNote(v.status.reasons, n)
 	}
 	return strings.Join(v.status.reasons, ", ")
 }
@@ -154,4 +154,27 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// usedNote says what bound pods already request on the least loaded
+// node, when they request anything.
+func usedNote(v verdict) string {
+	u := leastUsed(v.class)
+	if u.MilliCPU == 0 && u.Memory == 0 && u.Ephemeral == 0 && len(u.Scalar) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", of which %s is already requested by other pods (least loaded node)", describeAmounts(u, v.status.reasons))
+}
+
+// leastUsed is what is already requested on the class's least loaded
+// node, by CPU then memory: "Insufficient cpu" means the pod does not fit
+// in what is left after it.
+func leastUsed(c *class) amounts {
+	best := c.rep.used
+	for _, n := range c.nodes {
+		if n.used.MilliCPU < best.MilliCPU || n.used.MilliCPU == best.MilliCPU && n.used.Memory < best.Memory {
+			best = n.used
+		}
+	}
+	return best
 }

@@ -127,6 +127,9 @@ func (r *runner) prepare(wls []*workload) {
 		if wl.daemon {
 			wl.targets = daemonTargets(wl.pod, r.s.nodes)
 			wl.count = len(wl.targets)
+			if wl.count == 0 {
+				wl.untargeted = daemonUntargeted(wl.pod, r.s.nodes)
+			}
 		}
 		// Admission plugins run in the API server's order: Priority, then
 		// RuntimeClass (DefaultTolerationSeconds already ran in podFor).

@@ -14,6 +14,9 @@ func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
 	for i, wl := range wls {
 		out[i] = WorkloadResult{Workload: wl.ref, File: wl.obj.File, MoreFit: moreFitOf(wl)}
 		out[i].Line, _ = wl.obj.Locate("")
+		if wl.daemon && len(wl.targets) == 0 {
+			out[i].Explanation = wl.untargeted
+		}
 		byRef[wl.ref] = &out[i]
 	}
 	placed := map[string]map[string]int{}

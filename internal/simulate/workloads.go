@@ -30,7 +30,9 @@ type workload struct {
 	pod       *corev1.Pod
 	sched     *schedPod
 	targets   []*node
-	result    *WorkloadResult
+	// untargeted says why a DaemonSet targets no node.
+	untargeted []string
+	result     *WorkloadResult
 	// unknown lists images whose platforms the model does not know.
 	unknown     []string
 	unknownDone bool

@@ -64,6 +64,11 @@ func writeWorkload(w io.Writer, wr simulate.WorkloadResult, pods []simulate.PodR
 		code = report.Red
 	}
 	fmt.Fprintf(w, "%s\n", paint(code, line))
+	if wr.Replicas == 0 {
+		for _, e := range wr.Explanation {
+			fmt.Fprintf(w, "      %s\n", paint(report.Dim, e))
+		}
+	}
 	for _, g := range groupOutcomes(pods) {
 		fmt.Fprintf(w, "  %s %s\n", paint(report.Yellow, fmt.Sprintf("%d %s:", g.count, g.what)), g.message)
 		for _, e := range g.explanation {

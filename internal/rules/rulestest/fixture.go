@@ -21,7 +21,7 @@ import (
 // on a line expects one finding of the rule on that line per regexp, each
 // matching its message. Header comments choose the context:
 //
-//	# cluster: reference | multi-build | ws2019 | untainted | linux-only | ws2025
+//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025
 //	# kubernetes-version: 1.30
 //	# resolve-images (image platforms from the rules test's in-memory registry, as --resolve-images)
 var (
@@ -38,6 +38,10 @@ func pool(name, os, build string, taints ...corev1.Taint) cluster.Pool {
 // Clusters are the cluster profiles fixtures can choose.
 var Clusters = map[string]func() *cluster.Cluster{
 	"reference": cluster.Reference,
+	"assumed":   cluster.Assumed,
+	"gke":       func() *cluster.Cluster { c, _ := cluster.Named("gke"); return c },
+	"openshift": func() *cluster.Cluster { c, _ := cluster.Named("openshift"); return c },
+	"aks":       func() *cluster.Cluster { c, _ := cluster.Named("aks"); return c },
 	"multi-build": func() *cluster.Cluster {
 		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), pool("win2019", "windows", "10.0.17763", cluster.WindowsTaint), pool("win2022", "windows", "10.0.20348", cluster.WindowsTaint)}}
 	},

@@ -178,7 +178,7 @@ type plan struct {
 }
 
 func lintOptions() engine.Options {
-	return engine.Options{Rules: rules.Suite(), Cluster: cluster.Reference(), Model: winsupport.Default()}
+	return engine.Options{Rules: rules.Suite(), Cluster: cluster.Assumed(), Model: winsupport.Default()} // the CLI default: no profile given
 }
 
 // planFixes does what `winkube fix --unsafe` does, with the library's

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// Every command says which cluster profile it checked against and where
+// it came from; the built-in profiles are chosen by name.
+func TestCommandsNameTheClusterProfile(t *testing.T) {
+	t.Parallel()
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  nodeSelector: {kubernetes.io/os: windows}\n  containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]\n"
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"lint", "-"}, `checking against cluster profile "reference" (built-in reference, assumed:`},
+		{[]string{"lint", "--cluster", "gke", "-"}, `checking against cluster profile "gke" (--cluster gke (built-in))`},
+		{[]string{"fix", "--cluster", "openshift", "-"}, `checking against cluster profile "openshift" (--cluster openshift (built-in))`},
+		{[]string{"simulate", "--cluster", "aks", "-"}, `checking against cluster profile "aks" (--cluster aks (built-in))`},
+	}
+	for _, c := range cases {
+		var out, errOut bytes.Buffer
+		Run(t.Context(), c.args, Streams{In: strings.NewReader(pod), Out: &out, Err: &errOut})
+		if !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%v: stderr does not name the profile %q:\n%s", c.args, c.want, errOut.String())
+		}
+	}
+	// With no profile, the missing toleration is a warning naming the
+	// assumption; with GKE's profile it is an error naming GKE's taint.
+	var out bytes.Buffer
+	Run(t.Context(), []string{"lint", "--fail-on", "none", "-"}, Streams{In: strings.NewReader(pod), Out: &out, Err: &bytes.Buffer{}})
+	if !strings.Contains(out.String(), "warning: if your Windows nodes carry the recommended taint os=windows:NoSchedule") {
+		t.Errorf("no profile: want the assumed-taint warning:\n%s", out.String())
+	}
+	out.Reset()
+	Run(t.Context(), []string{"lint", "--fail-on", "none", "--cluster", "gke", "-"}, Streams{In: strings.NewReader(pod), Out: &out, Err: &bytes.Buffer{}})
+	if !strings.Contains(out.String(), "error: Windows workload does not tolerate taint node.kubernetes.io/os=windows:NoSchedule") {
+		t.Errorf("gke: want the error for GKE's taint:\n%s", out.String())
+	}
+}
