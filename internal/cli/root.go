@@ -89,6 +89,7 @@ same rules at admission.`,
 		newFixCommand(s),
 		newSimulateCommand(s),
 		newWebhookCommand(s),
+		newPolicyCommand(s),
 	)
 	return root
 }
