@@ -23,6 +23,7 @@ type policyExportOptions struct {
 	mode            string
 	paramsNamespace string
 	name            string
+	noFixes         bool
 	streams         Streams
 
 	export policy.Options
@@ -73,6 +74,7 @@ v1); apply the output with kubectl apply -f.`,
 	f.StringVar(&o.mode, "mode", "enforce", "enforce (errors deny, warnings warn, info audits), warn (everything warns) or audit (everything audits)")
 	f.StringVar(&o.paramsNamespace, "params-namespace", "kube-system", "namespace of the winkube-cluster params ConfigMap; empty: each request's own namespace")
 	f.StringVar(&o.name, "name", "winkube", "prefix of the exported objects' names")
+	f.BoolVar(&o.noFixes, "no-fixes", false, "leave out the MutatingAdmissionPolicy that applies the safe fixes")
 	return cmd
 }
 
@@ -118,7 +120,7 @@ func (o *policyExportOptions) validate() error {
 		}
 	}
 	o.export = policy.Options{Rules: enabled, MinSeverity: sev, Cluster: o.cluster, Model: o.model, Mode: mode,
-		NamespaceSelector: sel, ExcludeNamespaces: o.excludeNS, ParamsNamespace: o.paramsNamespace, Name: o.name}
+		NamespaceSelector: sel, ExcludeNamespaces: o.excludeNS, ParamsNamespace: o.paramsNamespace, Name: o.name, NoFixes: o.noFixes}
 	return nil
 }
 

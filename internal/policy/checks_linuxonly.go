@@ -42,7 +42,7 @@ var linuxOnlyChecks = map[string]exporter{
 			detail: `'emptyDir ' + ` + volumes + `.filter(v, v.?emptyDir.?medium.orValue('') == 'Memory').map(v, '"' + v.name + '"').join(', ') + ' has medium Memory, which Windows does not support (no RAM disk)'`}}
 	},
 	"windows-hugepages": func(winsupport.Model) []check {
-		res := `[c.?resources.?requests.orValue({}), c.?resources.?limits.orValue({})].exists(l, l.exists(k, k.startsWith('hugepages-') && quantity(string(l[k])).sign() != 0))`
+		res := `[c.?resources.?requests.orValue({}), c.?resources.?limits.orValue({})].exists(l, l.exists(k, k.startsWith('hugepages-') && quantity(string(l[k])).asApproximateFloat() != 0.0))`
 		return []check{{expr: win + ` && (variables.containers.exists(c, ` + res + `) || ` + volumes + `.exists(v, v.?emptyDir.?medium.orValue('').startsWith('HugePages')))`,
 			detail: `'huge pages on a Windows workload: Windows has no huge pages, so no Windows node has room and the pod stays Pending'`}}
 	},

@@ -51,6 +51,8 @@ type Options struct {
 	ParamsNamespace string
 	// Name prefixes every exported object's name; default "winkube".
 	Name string
+	// NoFixes leaves out the MutatingAdmissionPolicy of the safe fixes.
+	NoFixes bool
 }
 
 // Skipped is a selected rule that is not exported, and why.

@@ -27,7 +27,9 @@ func Export(o Options, format string) ([]byte, error) {
 	case "admission-policy":
 		objs = append(objs, params)
 		objs = append(objs, validatingPolicies(&o, rules, checks)...)
-		objs = append(objs, mutatingPolicy(&o)...)
+		if !o.NoFixes {
+			objs = append(objs, mutatingPolicy(&o)...)
+		}
 	case "kyverno":
 		objs = append(objs, params)
 		objs = append(objs, kyvernoPolicies(&o, rules, checks)...)

@@ -13,10 +13,12 @@ import (
 	"testing"
 	"time"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/dynamic"
@@ -76,12 +78,41 @@ func (s *server) apply(t *testing.T, y []byte) {
 		if len(u.Object) == 0 || u.GetKind() == "ConfigMap" {
 			continue
 		}
-		gvk := u.GroupVersionKind()
-		gvr := schema.GroupVersionResource{Group: gvk.Group, Version: gvk.Version, Resource: strings.ToLower(gvk.Kind) + "s"}
-		if _, err := s.dyn.Resource(gvr).Create(t.Context(), &u, metav1.CreateOptions{}); err != nil {
-			t.Fatalf("the API server refuses the exported %s %s: %v", gvk.Kind, u.GetName(), err)
+		if err := s.create(t, &u); err != nil {
+			t.Fatalf("the API server refuses the exported %s %s: %v", u.GetKind(), u.GetName(), err)
 		}
 	}
+}
+
+// create creates one exported object through the typed client.
+func (s *server) create(t *testing.T, u *unstructured.Unstructured) error {
+	ar := s.kube.AdmissionregistrationV1()
+	var err error
+	switch u.GetKind() {
+	case "ValidatingAdmissionPolicy":
+		var o admissionregistrationv1.ValidatingAdmissionPolicy
+		if err = runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &o); err == nil {
+			_, err = ar.ValidatingAdmissionPolicies().Create(t.Context(), &o, metav1.CreateOptions{})
+		}
+	case "ValidatingAdmissionPolicyBinding":
+		var o admissionregistrationv1.ValidatingAdmissionPolicyBinding
+		if err = runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &o); err == nil {
+			_, err = ar.ValidatingAdmissionPolicyBindings().Create(t.Context(), &o, metav1.CreateOptions{})
+		}
+	case "MutatingAdmissionPolicy":
+		var o admissionregistrationv1.MutatingAdmissionPolicy
+		if err = runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &o); err == nil {
+			_, err = ar.MutatingAdmissionPolicies().Create(t.Context(), &o, metav1.CreateOptions{})
+		}
+	case "MutatingAdmissionPolicyBinding":
+		var o admissionregistrationv1.MutatingAdmissionPolicyBinding
+		if err = runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &o); err == nil {
+			_, err = ar.MutatingAdmissionPolicyBindings().Create(t.Context(), &o, metav1.CreateOptions{})
+		}
+	default:
+		err = fmt.Errorf("unexpected kind in the export")
+	}
+	return err
 }
 
 // namespace creates a namespace with labels and its params ConfigMap.
