@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -20,6 +21,14 @@ import (
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
+
+// unpinnedCanary is a Windows pod the fixes pin.
+const unpinnedCanary = `apiVersion: v1
+kind: Pod
+metadata: {name: canary}
+spec:
+  containers: [{name: c, image: mcr.microsoft.com/windows/servercore:ltsc2022}]
+`
 
 // fixRules are the rules whose safe fixes the mutating policy applies.
 func fixRules(t *testing.T) []*rule.Rule {
@@ -104,6 +113,10 @@ func TestMutatingPolicyAgreesWithFix(t *testing.T) {
 	m := winsupport.Default()
 	const set = "winkube-fix"
 	installSet(t, s, set, policy.Options{Rules: rs, Model: m, Mode: policy.WarnOnly})
+	// The webhook, with the same rules on the reference cluster, in mutate
+	// mode (fixes, no denials).
+	startWebhook(t, s, "mode: mutate\n"+onlyRules(policy.FixRules))
+	s.namespace(t, "webhook", map[string]string{webhookLabel: "on"}, testClusters["reference"](), m)
 	samples := allSamples(t)
 	spaces := map[string]bool{}
 	for _, smp := range samples {
@@ -114,10 +127,13 @@ func TestMutatingPolicyAgreesWithFix(t *testing.T) {
 			s.namespace(t, nsName("plain", smp.cluster), nil, c, m)
 		}
 	}
-	s.waitActive(t, nsName(set, "reference"), mustObject(t, windowsCanary), func(o outcome) bool {
-		return o.err == nil && o.obj != nil && len(o.obj.GetName()) > 0 && podSpec(o.obj)["tolerations"] != nil
+	s.waitActive(t, nsName(set, "reference"), mustObject(t, unpinnedCanary), func(o outcome) bool {
+		return o.err == nil && o.obj != nil && podSpec(o.obj)["nodeSelector"] != nil
 	})
-	var compared, fixed, rejected int
+	s.waitActive(t, "webhook", mustObject(t, unpinnedCanary), func(o outcome) bool {
+		return o.err == nil && o.obj != nil && podSpec(o.obj)["nodeSelector"] != nil
+	})
+	var compared, fixed, rejected, viaWebhook, unreadable int
 	for _, smp := range samples {
 		got := s.dryRun(t.Context(), nsName(set, smp.cluster), smp.obj)
 		if rejectedByValidation(got) {
@@ -142,11 +158,27 @@ func TestMutatingPolicyAgreesWithFix(t *testing.T) {
 			t.Errorf("%s (cluster %s): the mutating policy and winkube fix disagree (-fix +policy):\n%s", smp.name, smp.cluster, diff)
 			continue
 		}
+		if smp.cluster == "reference" {
+			hook := s.dryRun(t.Context(), "webhook", smp.obj)
+			if hook.err != nil && strings.Contains(hook.err.Error(), "was never filled in") {
+				unreadable++ // the webhook refuses what lint reports as load-error
+			} else if hook.err != nil {
+				t.Errorf("%s: the API server refused it with the webhook registered: %v", smp.name, hook.err)
+				continue
+			}
+			if hook.err == nil {
+				viaWebhook++
+				if diff := cmp.Diff(podSpec(hook.obj), podSpec(got.obj)); diff != "" {
+					t.Errorf("%s: the mutating policy and the webhook disagree (-webhook +policy):\n%s", smp.name, diff)
+					continue
+				}
+			}
+		}
 		if !cmp.Equal(podSpec(plain.obj), podSpec(s.dryRun(t.Context(), nsName("plain", smp.cluster), smp.obj).obj)) {
 			fixed++
 		}
 	}
-	t.Logf("%d workloads compared, %d of them changed by the fixes; %d rejected by the API server's own validation", compared, fixed, rejected)
+	t.Logf("%d workloads compared with winkube fix (%d of them also with the webhook, which refused %d with unfilled template placeholders), %d of them changed by the fixes; %d rejected by the API server's own validation", compared, viaWebhook, unreadable, fixed, rejected)
 	if fixed == 0 {
 		t.Fatal("no object was fixed: the comparison proves nothing")
 	}
