@@ -149,7 +149,16 @@ func TestValidatingPoliciesAgreeWithLint(t *testing.T) {
 			})
 		}
 	}
-	var checked, rejected, outside, withFindings int
+	// The same policies in enforce mode, on the reference cluster: errors
+	// deny, warnings warn, info only audits.
+	const enforce = "winkube-enforce"
+	installSet(t, s, enforce, policy.Options{Rules: rules.Suite(), Model: winsupport.Default(), Mode: policy.Enforce, NoFixes: true})
+	s.namespace(t, enforce, map[string]string{policiesLabel: enforce}, testClusters["reference"](), winsupport.Default())
+	s.waitActive(t, enforce, mustObject(t, windowsCanary), func(o outcome) bool {
+		_, d, _ := policyRules(o, enforce)
+		return d != ""
+	})
+	var checked, rejected, outside, withFindings, denials int
 	for _, smp := range samples {
 		set := nsName("winkube", "v"+smp.version)
 		m := model(t, smp.version)
@@ -181,9 +190,41 @@ func TestValidatingPoliciesAgreeWithLint(t *testing.T) {
 			t.Errorf("%s (cluster %s, Kubernetes %s):\n  policies warned %v\n  lint reports    %v%s\n  server warnings: %q\n  problems: %q",
 				smp.name, smp.cluster, m.V, got, want, describe(fs), o.warnings, problems)
 		}
+		if smp.cluster == "reference" && smp.version == "" {
+			if checkEnforced(t, s, enforce, smp, fs, want == nil) {
+				denials++
+			}
+		}
 	}
-	t.Logf("%d workloads compared (%d with findings, %d out of the policies' scope); %d rejected by the API server's own validation before admission policies", checked, withFindings, outside, rejected)
+	t.Logf("%d workloads compared (%d with findings, %d out of the policies' scope); %d rejected by the API server's own validation before admission policies; in enforce mode %d denied", checked, withFindings, outside, rejected, denials)
 	if checked == 0 || withFindings == 0 {
 		t.Fatal("nothing was compared")
 	}
+}
+
+// checkEnforced requires the enforce-mode policies to deny exactly the
+// objects with an error finding, naming one of them, and to warn about
+// the warning findings of every object (the API server returns the
+// warnings with a denial). It reports whether the
+// object was denied.
+func checkEnforced(t *testing.T, s *server, set string, smp sample, fs []rule.Finding, outside bool) bool {
+	t.Helper()
+	o := s.dryRun(t.Context(), set, smp.obj)
+	warned, denied, problems := policyRules(o, set)
+	var errs, warns []string
+	if !outside {
+		errs = ids(fs, func(f rule.Finding) bool { return f.Severity == rule.Error })
+		warns = ids(fs, func(f rule.Finding) bool { return f.Severity == rule.Warning })
+	}
+	switch {
+	case len(problems) > 0:
+		t.Errorf("%s (enforce): %q", smp.name, problems)
+	case len(errs) > 0 && !slices.Contains(errs, denied):
+		t.Errorf("%s (enforce): lint has errors %v but the policies answered: denied %q, error %v", smp.name, errs, denied, o.err)
+	case len(errs) == 0 && denied != "":
+		t.Errorf("%s (enforce): denied for %s, which lint does not report as an error%s", smp.name, denied, describe(fs))
+	case !slices.Equal(sortedKeys(warned), warns):
+		t.Errorf("%s (enforce): warned %v, lint's warnings are %v%s", smp.name, sortedKeys(warned), warns, describe(fs))
+	}
+	return denied != ""
 }
