@@ -31,8 +31,11 @@ func Export(o Options, format string) ([]byte, error) {
 			objs = append(objs, mutatingPolicy(&o)...)
 		}
 	case "kyverno":
-		objs = append(objs, params)
-		objs = append(objs, kyvernoPolicies(&o, rules, checks)...)
+		ky, err := kyvernoPolicies(&o, rules, checks)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, ky...)
 	default:
 		return nil, fmt.Errorf("unknown format %q: want %s", format, strings.Join(Formats, " or "))
 	}

@@ -70,7 +70,7 @@ func TestLinuxShellsAgree(t *testing.T) {
 func TestVersionDependentRules(t *testing.T) {
 	t.Parallel()
 	newest := winsupport.Default()
-	old := winsupport.ForVersion(winsupport.Version{23})
+	old := winsupport.ForVersion(winsupport.Version{Minor: 23})
 	for _, id := range []string{"windows-subpath", "windows-sidecar-unsupported"} {
 		if Covers(id, newest) {
 			t.Errorf("%s: exported for %s, where it cannot fire", id, newest.V)
