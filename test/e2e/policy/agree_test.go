@@ -107,7 +107,7 @@ func describe(fs []rule.Finding) string {
 
 // installSet exports and installs one policy set whose bindings select
 // namespaces labelled with its name.
-func installSet(t *testing.T, s *server, name string, o policy.Options) {
+func installSet(t testing.TB, s *server, name string, o policy.Options) {
 	t.Helper()
 	o.Name, o.ParamsNamespace = name, ""
 	o.NamespaceSelector = &metav1.LabelSelector{MatchLabels: map[string]string{policiesLabel: name}}

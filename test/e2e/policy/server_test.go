@@ -48,7 +48,7 @@ func (s *server) HandleWarningHeader(_ int, _ string, text string) {
 	s.warn = append(s.warn, text)
 }
 
-func startServer(t *testing.T) *server {
+func startServer(t testing.TB) *server {
 	t.Helper()
 	cp := controlplane.StartT(t, controlplane.Options{NoScheduler: true})
 	s := &server{cp: cp, kube: cp.Client}
@@ -64,7 +64,7 @@ func startServer(t *testing.T) *server {
 
 // apply creates every object of a multi-document YAML stream except the
 // params ConfigMap, which each test namespace gets its own of.
-func (s *server) apply(t *testing.T, y []byte) {
+func (s *server) apply(t testing.TB, y []byte) {
 	t.Helper()
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(y), 4096)
 	for {
@@ -85,7 +85,7 @@ func (s *server) apply(t *testing.T, y []byte) {
 }
 
 // create creates one exported object through the typed client.
-func (s *server) create(t *testing.T, u *unstructured.Unstructured) error {
+func (s *server) create(t testing.TB, u *unstructured.Unstructured) error {
 	ar := s.kube.AdmissionregistrationV1()
 	var err error
 	switch u.GetKind() {
@@ -116,7 +116,7 @@ func (s *server) create(t *testing.T, u *unstructured.Unstructured) error {
 }
 
 // namespace creates a namespace with labels and its params ConfigMap.
-func (s *server) namespace(t *testing.T, name string, labels map[string]string, c *cluster.Cluster, m winsupport.Model) {
+func (s *server) namespace(t testing.TB, name string, labels map[string]string, c *cluster.Cluster, m winsupport.Model) {
 	t.Helper()
 	ctx := t.Context()
 	if _, err := s.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels}}, metav1.CreateOptions{}); err != nil {
@@ -204,7 +204,7 @@ func rejectedByValidation(o outcome) bool {
 }
 
 // waitActive polls a canary until the policies in ns answer for it.
-func (s *server) waitActive(t *testing.T, ns string, canary *manifest.Object, ready func(outcome) bool) {
+func (s *server) waitActive(t testing.TB, ns string, canary *manifest.Object, ready func(outcome) bool) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	var last outcome
@@ -217,7 +217,7 @@ func (s *server) waitActive(t *testing.T, ns string, canary *manifest.Object, re
 	t.Fatalf("namespace %s: the exported policies did not take effect within 60s; last answer to the canary: warnings %q, error %v", ns, last.warnings, last.err)
 }
 
-func mustObject(t *testing.T, y string) *manifest.Object {
+func mustObject(t testing.TB, y string) *manifest.Object {
 	t.Helper()
 	objs, errs := manifest.ReadAll([]manifest.Input{manifest.BytesInput("canary.yaml", []byte(y))})
 	if len(errs) > 0 || len(objs) != 1 {
