@@ -42,6 +42,7 @@ func benchPod(name string) *corev1.Pod {
 // policy installed (ValidatingAdmissionPolicy in enforce mode and the
 // MutatingAdmissionPolicy), and with winkube's webhook registered
 // (mutating and validating, in this process on 127.0.0.1), in one run,
+// and with the validating policies alone (--no-fixes),
 // sequentially and from 8 goroutines. Each sub-benchmark reports p50 and
 // p99; added-p99-ms is over the same concurrency without admission.
 //
@@ -50,17 +51,19 @@ func BenchmarkPodCreateAdmission(b *testing.B) {
 	s := startServer(b)
 	m := winsupport.Default()
 	installSet(b, s, "bench", policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce})
+	installSet(b, s, "bench-vap", policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce, NoFixes: true})
 	startWebhook(b, s, "mode: enforce\n")
 	s.namespace(b, "none", nil, testClusters["reference"](), m)
 	s.namespace(b, "policies", map[string]string{policiesLabel: "bench"}, testClusters["reference"](), m)
 	s.namespace(b, "webhook", map[string]string{webhookLabel: "on"}, testClusters["reference"](), m)
+	s.namespace(b, "validating-only", map[string]string{policiesLabel: "bench-vap"}, testClusters["reference"](), m)
 	probe := mustObject(b, unpinnedCanary)
 	for _, ns := range []string{"policies", "webhook"} {
 		s.waitActive(b, ns, probe, func(o outcome) bool { return o.err == nil && o.obj != nil && podSpec(o.obj)["nodeSelector"] != nil })
 	}
 	var seq atomic.Int64
 	baseline := map[int]time.Duration{}
-	for _, ns := range []string{"none", "policies", "webhook"} {
+	for _, ns := range []string{"none", "policies", "validating-only", "webhook"} {
 		for _, workers := range []int{1, 8} {
 			b.Run(fmt.Sprintf("admission=%s/concurrency=%d", ns, workers), func(b *testing.B) {
 				lat := createPods(b, s, ns, workers, &seq)
