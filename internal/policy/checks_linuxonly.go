@@ -91,6 +91,14 @@ var linuxOnlyChecks = map[string]exporter{
 		return []check{{expr: win + ` && variables.containers.exists(c, size(c.?command.orValue([])) > 0 && c.command[0] in ` + celList(linuxShells) + `)`,
 			detail: `'container ' + variables.containers.filter(c, size(c.?command.orValue([])) > 0 && c.command[0] in ` + celList(linuxShells) + `).map(c, '"' + c.name + '" runs ' + c.command[0]).join(', ') + ', a Linux shell that Windows images do not have: the container will not start'`}}
 	},
+	"windows-missing-resources": func(winsupport.Model) []check {
+		// rules.missingResources: a container without a limit lacks
+		// something (a missing request defaults to the limit).
+		lacks := `!('cpu' in c.?resources.?limits.orValue({})) || !('memory' in c.?resources.?limits.orValue({}))`
+		ctrs := `(variables.spec.?initContainers.orValue([]) + variables.spec.?containers.orValue([]))`
+		return []check{{expr: win + ` && ` + ctrs + `.exists(c, ` + lacks + `)`,
+			detail: `'container ' + ` + ctrs + `.filter(c, ` + lacks + `).map(c, '"' + c.name + '"').join(', ') + ' has no cpu and memory limits; Windows has no swap and no OOM killer to protect the node'`}}
+	},
 	"windows-sidecar-unsupported": func(m winsupport.Model) []check {
 		if m.Supports(winsupport.FeatureSidecars) {
 			return nil

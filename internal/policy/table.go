@@ -52,7 +52,6 @@ var notExportable = map[string]string{
 	"hyperv-runtimeclass":             "needs the RuntimeClass object the workload names; a policy sees only the request's object",
 	"runtimeclass-isolation-mismatch": "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
 
-	"windows-missing-resources":     "not compiled to CEL yet",
 	"windows-missing-startup-probe": "needs the image size table (large Windows base images); not compiled to CEL yet",
 
 	"windows-service-external-traffic-local":   "needs other objects: a Service against the pods its selector matches",
