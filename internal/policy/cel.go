@@ -36,6 +36,7 @@ func celString(s string) string {
 func workloadVariables() []variable {
 	linux := fmt.Sprintf("{%s: 'linux', %s: 'linux'}", celString(cluster.LabelOS), celString(cluster.LabelOSBeta))
 	windows := fmt.Sprintf("{%s: 'windows', %s: 'windows', %s: b}", celString(cluster.LabelOS), celString(cluster.LabelOSBeta), celString(cluster.LabelWindowsBuild))
+	windowsNoBuild := fmt.Sprintf("{%s: 'windows', %s: 'windows'}", celString(cluster.LabelOS), celString(cluster.LabelOSBeta))
 	vs := []variable{
 		// The pod spec of a Pod, a pod template or a CronJob's job template.
 		{"spec", `object.kind == 'Pod' ? object.spec : object.kind == 'PodTemplate' ? object.template.spec : object.kind == 'CronJob' ? object.spec.jobTemplate.spec.template.spec : object.spec.template.spec`},
@@ -48,9 +49,13 @@ func workloadVariables() []variable {
 		{"osTerms", `variables.spec.?affinity.?nodeAffinity.?requiredDuringSchedulingIgnoredDuringExecution.?nodeSelectorTerms.orValue([]).map(t, t.?matchExpressions.orValue([]).filter(e, e.key in ` + celList(osKeys) + `))`},
 		{"buildsRaw", `params.data.builds.split(',').filter(b, b != '')`},
 		{"buildsNorm", `params.data.buildNumbers.split(',').filter(b, b != '')`},
-		{"schedLinux", matchNode(linux)},
+		{"schedLinux", `size(variables.osTerms) == 0 ? ` + matchSelector(linux) + ` : ` + matchNode(linux)},
 		// The normalised builds of the Windows nodes the constraints admit.
-		{"allowedBuilds", `variables.buildsRaw.transformList(i, b, ` + matchNode(windows) + `, variables.buildsNorm[i])`},
+		// Without affinity terms or a build in the nodeSelector, all or none
+		// (the common case, spared the loop over the builds).
+		{"allowedBuilds", `size(variables.osTerms) == 0 && !(` + celString(cluster.LabelWindowsBuild) + ` in variables.nodeSelector) ? ` +
+			`(` + matchSelector(windowsNoBuild) + ` ? variables.buildsNorm : []) : ` +
+			`variables.buildsRaw.transformList(i, b, ` + matchNode(windows) + `, variables.buildsNorm[i])`},
 		{"schedWindows", `size(variables.allowedBuilds) > 0`},
 		{"constrained", `size(variables.allowedBuilds) < size(variables.buildsRaw)`},
 		{"pinned", `variables.schedLinux != variables.schedWindows`},
@@ -77,13 +82,18 @@ func workloadVariables() []variable {
 // with labels L" (nodeaffinity.GetRequiredNodeAffinity(...).Match over the
 // OS keys only, as internal/target reduces them).
 func matchNode(labels string) string {
-	sel := `variables.nodeSelector.all(k, !(k in ` + celList(osKeys) + `) || (k in @L@ && @L@[k] == variables.nodeSelector[k]))`
+	sel := matchSelector("@L@")
 	op := `(e.operator == 'In' ? (e.key in @L@ && e.?values.orValue([]).exists(v, v == @L@[e.key])) : ` +
 		`e.operator == 'NotIn' ? (!(e.key in @L@) || !e.?values.orValue([]).exists(v, v == @L@[e.key])) : ` +
 		`e.operator == 'Exists' ? e.key in @L@ : ` +
 		`e.operator == 'DoesNotExist' ? !(e.key in @L@) : false)`
 	aff := `(size(variables.osTerms) == 0 || variables.osTerms.exists(t, t.all(e, ` + op + `)))`
 	return strings.ReplaceAll("("+sel+" && "+aff+")", "@L@", labels)
+}
+
+// matchSelector is the nodeSelector half of matchNode.
+func matchSelector(labels string) string {
+	return strings.ReplaceAll(`variables.nodeSelector.all(k, !(k in `+celList(osKeys)+`) || (k in @L@ && @L@[k] == variables.nodeSelector[k]))`, "@L@", labels)
 }
 
 // ignoredExpr lists the rule IDs of the winkube.io/ignore annotations on

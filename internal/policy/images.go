@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 
@@ -24,7 +25,12 @@ func imageVariables() []variable {
 			`r.substring(0, r.indexOf('/')) == 'index.docker.io' ? 'docker.io/' + r.substring(r.indexOf('/') + 1) : r).lowerAscii())`},
 		// The longest matching prefix of the image table, else a last path
 		// segment that says windows.
-		{"imgTable", `variables.imgRepos.map(r, ` + prefixTable(m) + `.filter(k, r.startsWith(k[0])).map(k, k[1]) + [r.substring(r.lastIndexOf('/') + 1).contains('windows') ? 'windows' : ''])`},
+		// The length of the longest matching prefix of each platform's
+		// rows (one regular expression each, longest alternative first),
+		// and whether the last path segment says windows.
+		{"imgPrefix", `variables.imgRepos.map(r, [size(r.find(` + celString(prefixRE(m, winsupport.PlatformWindows)) + `)), size(r.find(` + celString(prefixRE(m, winsupport.PlatformLinux)) + `)), ` +
+			`size(r.find(` + celString(prefixRE(m, winsupport.PlatformMulti)) + `)), r.substring(r.lastIndexOf('/') + 1).contains('windows') ? 1 : 0])`},
+		{"imgTable", `variables.imgPrefix.map(t, t[0] + t[1] + t[2] == 0 ? [t[3] == 1 ? 'windows' : ''] : t[0] > t[1] && t[0] > t[2] ? ['windows'] : t[1] > t[2] ? ['linux'] : ['multi'])`},
 		{"imgPlatforms", `variables.imgTable.transformList(i, t, t[0] == 'windows' ? 'windows' : ` +
 			`(variables.imgTags[i].matches('windows|nanoserver|servercore') || variables.imgTags[i].matches(` + celString(fullBuildRE(m)) + `) || variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(ltscWordRE(m)) + `))) ? 'windows' : ` +
 			`t[0] == 'multi' && variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(linuxVariantRE(m)) + `)) ? 'linux' : ` +
@@ -32,28 +38,22 @@ func imageVariables() []variable {
 	}
 }
 
-// prefixTable is the image table as a CEL list of [prefix, platform],
-// longest prefix first, so the first match is ParseImage's.
-func prefixTable(m winsupport.Model) string {
-	rows := m.ImagePrefixes()
-	sort.SliceStable(rows, func(i, j int) bool { return len(rows[i].Prefix) > len(rows[j].Prefix) })
-	parts := make([]string, len(rows))
-	for i, r := range rows {
-		parts[i] = "[" + celString(r.Prefix) + ", " + celString(platformWord(r.Platform)) + "]"
+// prefixRE matches the longest image-table prefix of one platform at the
+// start of a repository: RE2 picks the first alternative that matches, and
+// the alternatives are longest first. Comparing the match lengths of the
+// three platforms finds ParseImage's longest prefix.
+func prefixRE(m winsupport.Model, p winsupport.Platform) string {
+	var prefixes []string
+	for _, r := range m.ImagePrefixes() {
+		if r.Platform == p {
+			prefixes = append(prefixes, regexp.QuoteMeta(r.Prefix))
+		}
 	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
-
-func platformWord(p winsupport.Platform) string {
-	switch p {
-	case winsupport.PlatformWindows:
-		return "windows"
-	case winsupport.PlatformLinux:
-		return "linux"
-	case winsupport.PlatformMulti:
-		return "multi"
+	if len(prefixes) == 0 {
+		return `^\b\B` // matches nothing
 	}
-	return ""
+	sort.SliceStable(prefixes, func(i, j int) bool { return len(prefixes[i]) > len(prefixes[j]) })
+	return `^(?:` + strings.Join(prefixes, "|") + `)`
 }
 
 // fullBuildRE matches a tag naming a known build in full (10.0.20348),
