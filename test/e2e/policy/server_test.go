@@ -230,4 +230,3 @@ func nsName(parts ...string) string {
 	return strings.ToLower(strings.NewReplacer(".", "-", "_", "-").Replace(strings.Join(parts, "-")))
 }
 
-var _ = fmt.Sprint
