@@ -229,4 +229,3 @@ func mustObject(t testing.TB, y string) *manifest.Object {
 func nsName(parts ...string) string {
 	return strings.ToLower(strings.NewReplacer(".", "-", "_", "-").Replace(strings.Join(parts, "-")))
 }
-
