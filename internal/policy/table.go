@@ -48,7 +48,6 @@ var notExportable = map[string]string{
 
 	"image-build-mismatch":            "needs each image's Windows build from the tag tables (with the per-repository tag exceptions) against the reachable pools' builds; not compiled to CEL yet",
 	"windows-build-unsupported":       "needs each image's Windows build from the tag tables and the release's support ranges; not compiled to CEL yet",
-	"sac-image-eol":                   "needs each image's Windows build from the tag tables; not compiled to CEL yet",
 	"hyperv-runtimeclass":             "needs the RuntimeClass object the workload names; a policy sees only the request's object",
 	"runtimeclass-isolation-mismatch": "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
 
