@@ -4,10 +4,29 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
 var imageChecks = map[string]exporter{
+	"windows-build-unsupported": func(m winsupport.Model) []check {
+		img := imageBuildIs(m, func(b winsupport.Build) bool { return !(b.Channel == winsupport.SAC && b.EOL) && !m.NodeSupported(b) })
+		var unsupported []string
+		for _, b := range m.Builds() {
+			if !m.NodeSupported(b) {
+				unsupported = append(unsupported, b.Build)
+			}
+		}
+		// rules.pinnedBuilds: the nodeSelector's windows-build and every
+		// In value of a windows-build affinity expression.
+		build := celString(cluster.LabelWindowsBuild)
+		pins := `((` + build + ` in variables.nodeSelector ? [variables.nodeSelector[` + build + `]] : []) + ` +
+			`variables.spec.?affinity.?nodeAffinity.?requiredDuringSchedulingIgnoredDuringExecution.?nodeSelectorTerms.orValue([]).map(t, ` +
+			`t.?matchExpressions.orValue([]).filter(e, e.key == ` + build + ` && e.operator == 'In').map(e, e.?values.orValue([])).flatten()).flatten())`
+		fires := `variables.os != 'linux' && ((!variables.hostProcess && variables.imgRefs.exists(i, r, r != '' && ` + img + `)) || ` + pins + `.exists(v, v in ` + celList(unsupported) + `))`
+		return []check{{expr: fires,
+			detail: celString("an image or a windows-build pin names a Windows build that Kubernetes " + m.V.String() + " does not support as a node OS")}}
+	},
 	"sac-image-eol": func(m winsupport.Model) []check {
 		eol := imageBuildIs(m, func(b winsupport.Build) bool { return b.Channel == winsupport.SAC && b.EOL })
 		return []check{{expr: `variables.imgRefs.exists(i, r, r != '' && ` + eol + `)`,

@@ -47,7 +47,6 @@ var notExportable = map[string]string{
 	"gmsa-credential-spec-name-format": "API rejection: the API server's own validation rejects these pods before admission policies run",
 
 	"image-build-mismatch":            "needs each image's Windows build from the tag tables (with the per-repository tag exceptions) against the reachable pools' builds; not compiled to CEL yet",
-	"windows-build-unsupported":       "needs each image's Windows build from the tag tables and the release's support ranges; not compiled to CEL yet",
 	"hyperv-runtimeclass":             "needs the RuntimeClass object the workload names; a policy sees only the request's object",
 	"runtimeclass-isolation-mismatch": "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
 
