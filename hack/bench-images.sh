@@ -4,7 +4,7 @@
 #
 #   1,000 unique references, cold (empty cache) and again from the cache
 #   (--offline), with the process's peak RSS;
-#   winkube lint of the 10,000-object corpus (internal/corpusgen, seed 1)
+#   winkube lint of the 10,000-object corpus (test/corpusgen, seed 1)
 #   with every image moved onto the local registry: without
 #   --resolve-images, and with it on a warm cache (--offline).
 #

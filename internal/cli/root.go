@@ -111,6 +111,7 @@ same rules at admission.`,
 		newAuditCommand(s),
 		newDoctorCommand(s),
 		newNodeConfigCommand(s),
+		newPolicyCommand(s),
 	)
 	return root
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/winkube/winkube/internal/config"
 	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/policy"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -47,10 +48,14 @@ func Rules(w io.Writer, suite []*rule.Rule) error {
 	header(bw, "Rule catalogue")
 	fmt.Fprintf(bw, "winkube has %d rules in %d categories. `winkube rules` lists them and\n`winkube rules explain RULE-ID` prints one entry of this page.\n\n", len(suite), len(order))
 	writeSuppression(bw)
-	fmt.Fprintf(bw, "## Index\n\n| rule | severity | category | title |\n|---|---|---|---|\n")
+	fmt.Fprintf(bw, "## Index\n\nThe policy column says whether `winkube policy export` turns the rule into an\nadmission policy the API server evaluates itself ([exported policies](policy.md)).\n\n| rule | severity | category | policy | title |\n|---|---|---|---|---|\n")
 	for _, c := range order {
 		for _, r := range byCat[c] {
-			fmt.Fprintf(bw, "| [`%s`](#%s) | %s | [%s](#%s) | %s |\n", r.ID, anchor(r.ID), r.Severity, c, anchor(categoryTitle(c)), cell(r.Title))
+			exported := "no"
+			if ok, _ := policy.Exportable(r.ID); ok {
+				exported = "yes"
+			}
+			fmt.Fprintf(bw, "| [`%s`](#%s) | %s | [%s](#%s) | %s | %s |\n", r.ID, anchor(r.ID), r.Severity, c, anchor(categoryTitle(c)), exported, cell(r.Title))
 		}
 	}
 	for _, c := range order {
@@ -88,7 +93,18 @@ func writeRule(w io.Writer, r *rule.Rule) {
 		}
 		fmt.Fprintln(w)
 	}
+	fmt.Fprintf(w, "**Admission policy:** %s\n\n", exportNote(r))
 	fmt.Fprintf(w, "**Suppress:** %s\n", suppression(r))
+}
+
+// exportNote says whether winkube policy export carries the rule, and why
+// not when it does not.
+func exportNote(r *rule.Rule) string {
+	ok, why := policy.Exportable(r.ID)
+	if ok {
+		return "exported by `winkube policy export` as CEL (ValidatingAdmissionPolicy and Kyverno)."
+	}
+	return "not exported: " + md(why) + "."
 }
 
 // scope says what a rule looks at, from the run function it sets.

@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/winkube/winkube/internal/policy"
+	"github.com/winkube/winkube/internal/rule"
+)
+
+type policyExportOptions struct {
+	scope
+	formats         []string
+	outputs         []string
+	rules           []string
+	severity        string
+	nsSelector      string
+	excludeNS       []string
+	mode            string
+	paramsNamespace string
+	name            string
+	noFixes         bool
+	streams         Streams
+
+	export policy.Options
+}
+
+func newPolicyCommand(s Streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "policy",
+		Short: "Export the rules as native admission policies",
+	}
+	cmd.AddCommand(newPolicyExportCommand(s))
+	return cmd
+}
+
+func newPolicyExportCommand(s Streams) *cobra.Command {
+	o := &policyExportOptions{streams: s}
+	cmd := &cobra.Command{
+		Use:   "export [flags]",
+		Short: "Write the rules as ValidatingAdmissionPolicy/MutatingAdmissionPolicy or Kyverno policies",
+		Long: `Write the rules that can be decided from one object as admission policies the
+API server evaluates itself (CEL; no webhook to run), with a params ConfigMap
+built from the cluster profile. Error rules deny, warning rules warn, info
+rules audit (--mode warn or audit changes that). Rules that need other objects
+or a registry are listed, with the reason, in the output's comment header.
+
+The admission-policy format needs Kubernetes 1.36 (MutatingAdmissionPolicy
+v1); apply the output with kubectl apply -f.`,
+		Example: `  winkube policy export > winkube-policies.yaml && kubectl apply -f winkube-policies.yaml
+  winkube policy export --cluster cluster.yaml --mode warn | kubectl apply -f -
+  winkube policy export -o kyverno --output kyverno.yaml
+  winkube policy export --rules missing-os-pin,missing-windows-toleration --exclude-namespaces kube-system,monitoring`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return o.run()
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&o.formats, "format", "o", []string{"admission-policy"}, "output format: "+strings.Join(policy.Formats, " or ")+" (repeatable)")
+	f.StringArrayVar(&o.outputs, "output", nil, "file for the matching --format, - for stdout (repeatable; default stdout)")
+	o.addFlags(f)
+	f.StringSliceVar(&o.rules, "rules", nil, "export only these rule IDs (comma-separated; default every enabled rule)")
+	f.StringVar(&o.severity, "severity", "info", "export only findings at or above this severity: error, warning or info")
+	f.StringVar(&o.nsSelector, "namespace-selector", "", "check only namespaces matching this label selector (e.g. env=prod,team!=infra)")
+	f.StringSliceVar(&o.excludeNS, "exclude-namespaces", []string{"kube-system"}, "namespaces never checked (comma-separated)")
+	f.StringVar(&o.mode, "mode", "enforce", "enforce (errors deny, warnings warn, info audits), warn (everything warns) or audit (everything audits)")
+	f.StringVar(&o.paramsNamespace, "params-namespace", "kube-system", "namespace of the winkube-cluster params ConfigMap; empty: each request's own namespace")
+	f.StringVar(&o.name, "name", "winkube", "prefix of the exported objects' names")
+	f.BoolVar(&o.noFixes, "no-fixes", false, "leave out the MutatingAdmissionPolicy that applies the safe fixes")
+	return cmd
+}
+
+func (o *policyExportOptions) validate() error {
+	for _, f := range o.formats {
+		if !contains(policy.Formats, f) {
+			return usagef("--format %q: want %s", f, strings.Join(policy.Formats, " or "))
+		}
+	}
+	if len(o.outputs) > len(o.formats) {
+		return usagef("%d --output values for %d --format values; give one --format per --output", len(o.outputs), len(o.formats))
+	}
+	sev, err := rule.ParseSeverity(o.severity)
+	if err != nil {
+		return usagef("--severity: %v", err)
+	}
+	mode, err := policy.ParseMode(o.mode)
+	if err != nil {
+		return usagef("--mode: %v", err)
+	}
+	var sel *metav1.LabelSelector
+	if o.nsSelector != "" {
+		if sel, err = metav1.ParseToLabelSelector(o.nsSelector); err != nil {
+			return usagef("--namespace-selector: %v", err)
+		}
+	}
+	if err := o.resolve(); err != nil {
+		return err
+	}
+	enabled := o.enabled
+	if len(o.rules) > 0 {
+		byID := map[string]*rule.Rule{}
+		for _, r := range o.enabled {
+			byID[r.ID] = r
+		}
+		enabled = nil
+		for _, id := range o.rules {
+			r, ok := byID[strings.TrimSpace(id)]
+			if !ok {
+				return usagef("--rules: %q is not an enabled rule (winkube rules lists them)", id)
+			}
+			enabled = append(enabled, r)
+		}
+	}
+	o.export = policy.Options{Rules: enabled, MinSeverity: sev, Cluster: o.cluster, Model: o.model, Mode: mode,
+		NamespaceSelector: sel, ExcludeNamespaces: o.excludeNS, ParamsNamespace: o.paramsNamespace, Name: o.name, NoFixes: o.noFixes}
+	return nil
+}
+
+func (o *policyExportOptions) run() error {
+	for i, format := range o.formats {
+		out, err := policy.Export(o.export, format)
+		if err != nil {
+			return err
+		}
+		dest := "-"
+		if i < len(o.outputs) {
+			dest = o.outputs[i]
+		}
+		if dest == "-" {
+			if _, err := o.streams.Out.Write(out); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := os.WriteFile(dest, out, 0o644); err != nil {
+			return fmt.Errorf("writing %s output: %w", format, err)
+		}
+	}
+	return nil
+}

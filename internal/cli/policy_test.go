@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runPolicy(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Run(t.Context(), append([]string{"policy", "export"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+func TestPolicyExport(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "kyverno.yaml")
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		want     []string // in stdout
+		wantErr  string
+		wantFile string
+	}{
+		{name: "default", code: 0, want: []string{"kind: ValidatingAdmissionPolicy\n", "kind: MutatingAdmissionPolicy\n", "- Deny\n", "namespace: kube-system\n"}},
+		{name: "warn mode, two rules, no fixes", args: []string{"--mode", "warn", "--rules", "missing-os-pin,windows-host-network", "--no-fixes"}, code: 0,
+			want: []string{"# 2 rules exported:", "- Warn\n", "name: winkube-error\n"}},
+		{name: "kyverno to a file", args: []string{"-o", "kyverno", "--output", file}, code: 0, wantFile: "kind: ClusterPolicy\n"},
+		{name: "unknown format", args: []string{"-o", "gatekeeper"}, code: ExitError, wantErr: `--format "gatekeeper"`},
+		{name: "unknown rule", args: []string{"--rules", "no-such-rule"}, code: ExitError, wantErr: `"no-such-rule" is not an enabled rule`},
+		{name: "bad mode", args: []string{"--mode", "deny"}, code: ExitError, wantErr: "--mode"},
+		{name: "bad selector", args: []string{"--namespace-selector", "a=b=c"}, code: ExitError, wantErr: "--namespace-selector"},
+		{name: "arguments", args: []string{"x.yaml"}, code: ExitError, wantErr: "unknown command"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := runPolicy(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %q", w)
+				}
+			}
+			if tc.wantErr != "" && !strings.Contains(errOut, tc.wantErr) {
+				t.Errorf("stderr %q lacks %q", errOut, tc.wantErr)
+			}
+			if tc.wantFile != "" {
+				data, err := os.ReadFile(file)
+				if err != nil || !strings.Contains(string(data), tc.wantFile) {
+					t.Errorf("%s: %v, lacks %q", file, err, tc.wantFile)
+				}
+			}
+		})
+	}
+}

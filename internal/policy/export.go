@@ -1,0 +1,129 @@
+package policy
+
+import (
+	"fmt"
+	"sort"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// Mode chooses the bindings' validationActions.
+type Mode string
+
+const (
+	// Enforce denies error findings, warns on warnings and audits info.
+	Enforce Mode = "enforce"
+	// WarnOnly turns every finding into a warning.
+	WarnOnly Mode = "warn"
+	// AuditOnly records every finding in the audit log only.
+	AuditOnly Mode = "audit"
+)
+
+// ParseMode reads enforce, warn or audit.
+func ParseMode(s string) (Mode, error) {
+	switch Mode(s) {
+	case Enforce, WarnOnly, AuditOnly:
+		return Mode(s), nil
+	}
+	return "", fmt.Errorf("unknown mode %q: want enforce, warn or audit", s)
+}
+
+// Options configures an export.
+type Options struct {
+	// Rules are the enabled rules, severities already applied (as lint
+	// resolves them). Rules without CEL are reported as skipped.
+	Rules       []*rule.Rule
+	MinSeverity rule.Severity
+	Cluster     *cluster.Cluster
+	Model       winsupport.Model
+	Mode        Mode
+	// NamespaceSelector further restricts the namespaces checked.
+	NamespaceSelector *metav1.LabelSelector
+	// ExcludeNamespaces are never checked (kube-system by default).
+	ExcludeNamespaces []string
+	// ParamsNamespace holds the params ConfigMap. Empty means each
+	// request's own namespace, so that namespaces can carry different
+	// cluster profiles.
+	ParamsNamespace string
+	// Name prefixes every exported object's name; default "winkube".
+	Name string
+	// NoFixes leaves out the MutatingAdmissionPolicy of the safe fixes.
+	NoFixes bool
+}
+
+// Skipped is a selected rule that is not exported, and why.
+type Skipped struct {
+	Rule, Reason string
+}
+
+// selected splits the enabled rules at or above MinSeverity into those
+// with checks at the model's release and those skipped.
+func (o *Options) selected() (rules []*rule.Rule, checks map[string][]check, skipped []Skipped) {
+	checks = map[string][]check{}
+	for _, r := range o.Rules {
+		if r.Severity < o.MinSeverity && !anyCheckAtLeast(r, o) {
+			continue
+		}
+		e, ok := exported[r.ID]
+		if !ok {
+			_, why := Exportable(r.ID)
+			skipped = append(skipped, Skipped{r.ID, why})
+			continue
+		}
+		cs := e(o.Model)
+		if len(cs) == 0 {
+			skipped = append(skipped, Skipped{r.ID, fmt.Sprintf("cannot fire on Kubernetes %s", o.Model.V)})
+			continue
+		}
+		var kept []check
+		for _, c := range cs {
+			if checkSeverity(r, c) >= o.MinSeverity {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) > 0 {
+			rules = append(rules, r)
+			checks[r.ID] = kept
+		}
+	}
+	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Rule < skipped[j].Rule })
+	return rules, checks, skipped
+}
+
+func anyCheckAtLeast(r *rule.Rule, o *Options) bool {
+	e, ok := exported[r.ID]
+	if !ok {
+		return false
+	}
+	for _, c := range e(o.Model) {
+		if checkSeverity(r, c) >= o.MinSeverity {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSeverity is the severity of a check's findings: its own override,
+// else the rule's (which the config may have changed).
+func checkSeverity(r *rule.Rule, c check) rule.Severity {
+	if c.severity != nil {
+		return *c.severity
+	}
+	return r.Severity
+}
+
+func (o *Options) defaults() {
+	if o.Name == "" {
+		o.Name = "winkube"
+	}
+	if o.Mode == "" {
+		o.Mode = Enforce
+	}
+	if o.Cluster == nil {
+		o.Cluster = cluster.Reference()
+	}
+}

@@ -1,0 +1,183 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+func export(t *testing.T, o Options, format string) []byte {
+	t.Helper()
+	if o.Rules == nil {
+		o.Rules = rules.Suite()
+	}
+	if o.Model.V == (winsupport.Version{}) {
+		o.Model = winsupport.Default()
+	}
+	out, err := Export(o, format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// kinds decodes a multi-document export into name→kind, failing on
+// anything that is not YAML.
+func decodeAll(t *testing.T, y []byte) []map[string]any {
+	t.Helper()
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(y), 4096)
+	var out []map[string]any
+	for {
+		var m map[string]any
+		if err := dec.Decode(&m); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out
+			}
+			t.Fatalf("the export is not YAML: %v", err)
+		}
+		if m != nil {
+			out = append(out, m)
+		}
+	}
+}
+
+// TestExportPassesLint: winkube lint finds nothing in its own export.
+func TestExportPassesLint(t *testing.T) {
+	t.Parallel()
+	for _, format := range Formats {
+		y := export(t, Options{}, format)
+		res, err := engine.Run(t.Context(), []manifest.Input{manifest.BytesInput("export.yaml", y)}, engine.Options{Rules: rules.Suite(), Model: winsupport.Default()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Findings {
+			t.Errorf("%s: lint reports %s at line %d: %s", format, f.Rule, f.Line, f.Message)
+		}
+		if res.Objects < 2 {
+			t.Errorf("%s: lint read %d objects of the export", format, res.Objects)
+		}
+	}
+}
+
+func TestAdmissionPolicyObjects(t *testing.T) {
+	t.Parallel()
+	y := export(t, Options{}, "admission-policy")
+	var kinds []string
+	for _, m := range decodeAll(t, y) {
+		kinds = append(kinds, m["kind"].(string)+"/"+m["metadata"].(map[string]any)["name"].(string))
+	}
+	want := []string{"ConfigMap/winkube-cluster",
+		"ValidatingAdmissionPolicy/winkube-error", "ValidatingAdmissionPolicyBinding/winkube-error",
+		"ValidatingAdmissionPolicy/winkube-warning", "ValidatingAdmissionPolicyBinding/winkube-warning",
+		"ValidatingAdmissionPolicy/winkube-info", "ValidatingAdmissionPolicyBinding/winkube-info",
+		"MutatingAdmissionPolicy/winkube-fix", "MutatingAdmissionPolicyBinding/winkube-fix"}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("objects (-want +got):\n%s", diff)
+	}
+	head := string(y[:bytes.Index(y, []byte("apiVersion:"))])
+	for _, want := range []string{"# winkube policy export", "windows-service-ipv6-single-stack: needs other objects", "missing-os-pin"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("the comment header lacks %q:\n%s", want, head)
+		}
+	}
+}
+
+func TestBindingOptions(t *testing.T) {
+	t.Parallel()
+	sel, _ := metav1.ParseToLabelSelector("env=prod")
+	tests := []struct {
+		name    string
+		o       Options
+		actions map[rule.Severity][]admissionregistrationv1.ValidationAction
+		nsSel   *metav1.LabelSelector
+		params  string
+	}{
+		{name: "enforce", o: Options{Mode: Enforce, ExcludeNamespaces: []string{"kube-system"}, ParamsNamespace: "kube-system"},
+			actions: map[rule.Severity][]admissionregistrationv1.ValidationAction{rule.Error: {"Deny"}, rule.Warning: {"Warn"}, rule.Info: {"Audit"}},
+			nsSel:   &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "kubernetes.io/metadata.name", Operator: "NotIn", Values: []string{"kube-system"}}}},
+			params:  "kube-system"},
+		{name: "warn with a selector", o: Options{Mode: WarnOnly, NamespaceSelector: sel},
+			actions: map[rule.Severity][]admissionregistrationv1.ValidationAction{rule.Error: {"Warn"}, rule.Warning: {"Warn"}, rule.Info: {"Warn"}},
+			nsSel:   sel},
+		{name: "audit", o: Options{Mode: AuditOnly},
+			actions: map[rule.Severity][]admissionregistrationv1.ValidationAction{rule.Error: {"Audit"}, rule.Warning: {"Audit"}, rule.Info: {"Audit"}},
+			nsSel:   &metav1.LabelSelector{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			o := tc.o
+			for s, want := range tc.actions {
+				if diff := cmp.Diff(want, o.actions(s)); diff != "" {
+					t.Errorf("%s actions (-want +got):\n%s", s, diff)
+				}
+			}
+			if diff := cmp.Diff(tc.nsSel, o.namespaceSelector()); diff != "" {
+				t.Errorf("namespace selector (-want +got):\n%s", diff)
+			}
+			if got := o.paramRef().Namespace; got != tc.params {
+				t.Errorf("params namespace %q, want %q", got, tc.params)
+			}
+		})
+	}
+}
+
+func TestSelection(t *testing.T) {
+	t.Parallel()
+	o := Options{Rules: []*rule.Rule{rules.ByID("missing-os-pin"), rules.ByID("windows-linux-path"), rules.ByID("windows-service-ipv6-single-stack")},
+		MinSeverity: rule.Warning, Model: winsupport.Default()}
+	o.defaults()
+	got, checks, skipped := o.selected()
+	var ids []string
+	for _, r := range got {
+		ids = append(ids, r.ID)
+	}
+	// windows-linux-path is info: below --severity warning.
+	if diff := cmp.Diff([]string{"missing-os-pin"}, ids); diff != "" {
+		t.Errorf("exported rules (-want +got):\n%s", diff)
+	}
+	if len(checks["missing-os-pin"]) != 3 {
+		t.Errorf("missing-os-pin: %d checks, want its Windows, Linux and unknown cases", len(checks["missing-os-pin"]))
+	}
+	if len(skipped) != 1 || skipped[0].Rule != "windows-service-ipv6-single-stack" || skipped[0].Reason == "" {
+		t.Errorf("skipped %+v, want windows-service-ipv6-single-stack with its reason", skipped)
+	}
+}
+
+func TestParams(t *testing.T) {
+	t.Parallel()
+	c := &cluster.Cluster{Pools: []cluster.Pool{{Name: "linux", Count: 1, OS: "linux"},
+		{Name: "win", Count: 1, OS: "windows", WindowsBuild: "10.0.20348.2461", Taints: []corev1.Taint{cluster.WindowsTaint, {Key: "soft", Effect: "PreferNoSchedule"}, {Key: "gpu", Effect: "NoExecute"}}}}}
+	cm, err := Params(c, winsupport.Default(), "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cm.Data["windowsPools"], "win|10.0.20348|os=windows:NoSchedule,gpu:NoExecute"; got != want {
+		t.Errorf("windowsPools %q, want %q", got, want)
+	}
+	if !strings.HasPrefix(cm.Data["builds"], "10.0.20348.2461,10.0.16299,") || !strings.HasPrefix(cm.Data["buildNumbers"], "10.0.20348,10.0.16299,") {
+		t.Errorf("builds %q / %q: the cluster's first, normalised in buildNumbers", cm.Data["builds"], cm.Data["buildNumbers"])
+	}
+	if cm.Data["hybrid"] != "true" {
+		t.Errorf("hybrid %q", cm.Data["hybrid"])
+	}
+	bad := &cluster.Cluster{Pools: []cluster.Pool{{Name: "a|b", Count: 1, OS: "windows"}}}
+	if _, err := Params(bad, winsupport.Default(), ""); err == nil || !strings.Contains(err.Error(), `"a|b"`) {
+		t.Errorf("a pool name with '|': err %v, want one naming the pool", err)
+	}
+}

@@ -1,0 +1,87 @@
+package policy
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// imageVariables classify every container's image as
+// winsupport.Model.ParseImage does: variables.imgPlatforms holds
+// 'windows', 'linux', 'multi' or ” per container, in container order.
+// The image table is compiled in from winsupport, so the policies follow
+// it when it changes.
+func imageVariables() []variable {
+	m := winsupport.Default()
+	return []variable{
+		{"imgRefs", `variables.containers.map(c, c.?image.orValue('').trim()).map(r, r.indexOf('@') >= 0 ? r.substring(0, r.indexOf('@')) : r)`},
+		{"imgTags", `variables.imgRefs.map(r, r.lastIndexOf(':') > r.lastIndexOf('/') ? r.substring(r.lastIndexOf(':') + 1).lowerAscii() : '')`},
+		// splitRef: a bare name is on Docker Hub under library/.
+		{"imgRepos", `variables.imgRefs.map(r, r.lastIndexOf(':') > r.lastIndexOf('/') ? r.substring(0, r.lastIndexOf(':')) : r).map(r, ` +
+			`(r.indexOf('/') < 0 ? 'docker.io/library/' + r : ` +
+			`!r.substring(0, r.indexOf('/')).matches('[.:]') && r.substring(0, r.indexOf('/')) != 'localhost' ? 'docker.io/' + r : ` +
+			`r.substring(0, r.indexOf('/')) == 'index.docker.io' ? 'docker.io/' + r.substring(r.indexOf('/') + 1) : r).lowerAscii())`},
+		// The longest matching prefix of the image table, else a last path
+		// segment that says windows.
+		// The length of the longest matching prefix of each platform's
+		// rows (one regular expression each, longest alternative first),
+		// and whether the last path segment says windows.
+		{"imgPrefix", `variables.imgRepos.map(r, [size(r.find(` + celString(prefixRE(m, winsupport.PlatformWindows)) + `)), size(r.find(` + celString(prefixRE(m, winsupport.PlatformLinux)) + `)), ` +
+			`size(r.find(` + celString(prefixRE(m, winsupport.PlatformMulti)) + `)), r.substring(r.lastIndexOf('/') + 1).contains('windows') ? 1 : 0])`},
+		{"imgTable", `variables.imgPrefix.map(t, t[0] + t[1] + t[2] == 0 ? [t[3] == 1 ? 'windows' : ''] : t[0] > t[1] && t[0] > t[2] ? ['windows'] : t[1] > t[2] ? ['linux'] : ['multi'])`},
+		{"imgPlatforms", `variables.imgTable.transformList(i, t, t[0] == 'windows' ? 'windows' : ` +
+			`(variables.imgTags[i].matches('windows|nanoserver|servercore') || variables.imgTags[i].matches(` + celString(fullBuildRE(m)) + `) || variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(ltscWordRE(m)) + `))) ? 'windows' : ` +
+			`t[0] == 'multi' && variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(linuxVariantRE(m)) + `)) ? 'linux' : ` +
+			`t[0] == 'windows' || t[0] == 'linux' || t[0] == 'multi' ? t[0] : '')`},
+	}
+}
+
+// prefixRE matches the longest image-table prefix of one platform at the
+// start of a repository: RE2 picks the first alternative that matches, and
+// the alternatives are longest first. Comparing the match lengths of the
+// three platforms finds ParseImage's longest prefix.
+func prefixRE(m winsupport.Model, p winsupport.Platform) string {
+	var prefixes []string
+	for _, r := range m.ImagePrefixes() {
+		if r.Platform == p {
+			prefixes = append(prefixes, regexp.QuoteMeta(r.Prefix))
+		}
+	}
+	if len(prefixes) == 0 {
+		return `^\b\B` // matches nothing
+	}
+	sort.SliceStable(prefixes, func(i, j int) bool { return len(prefixes[i]) > len(prefixes[j]) })
+	return `^(?:` + strings.Join(prefixes, "|") + `)`
+}
+
+// fullBuildRE matches a tag naming a known build in full (10.0.20348),
+// as winsupport's fullBuildRE followed by the build lookup.
+func fullBuildRE(m winsupport.Model) string {
+	var nums []string
+	for _, b := range m.Builds() {
+		nums = append(nums, strings.TrimPrefix(b.Build, "10.0."))
+	}
+	return `(^|[^0-9])10\.0\.(` + strings.Join(nums, "|") + `)([^0-9]|$)`
+}
+
+// ltscWordRE matches a tag word naming an LTSC build, which makes an image
+// Windows even when nothing else does (tagBuild with windows=false).
+func ltscWordRE(m winsupport.Model) string {
+	var tags []string
+	for _, b := range m.Builds() {
+		for _, t := range b.Tags {
+			if strings.HasPrefix(t, "ltsc") {
+				tags = append(tags, t)
+			}
+		}
+	}
+	return `^(windowsservercore|nanoserver)?(` + strings.Join(tags, "|") + `)$`
+}
+
+// linuxVariantRE matches a tag word that selects a Linux-only variant of a
+// multi-platform repository; trailing digits are ignored.
+func linuxVariantRE(m winsupport.Model) string {
+	return `^(` + strings.Join(m.LinuxVariantWords(), "|") + `)[0-9]*$`
+}

@@ -1,0 +1,121 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/winkube/winkube/internal/policy"
+	"github.com/winkube/winkube/internal/rules"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// benchPod is a Windows pod every winkube rule admits: pinned, tolerating
+// the Windows taint, spec.os.name set. Admission evaluates every rule and
+// changes nothing.
+func benchPod(name string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: corev1.PodSpec{
+			OS:           &corev1.PodOS{Name: corev1.Windows},
+			NodeSelector: map[string]string{"kubernetes.io/os": "windows"},
+			Tolerations:  []corev1.Toleration{{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule}},
+			Containers: []corev1.Container{{Name: "app", Image: "mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022",
+				Ports: []corev1.ContainerPort{{ContainerPort: 80}},
+				Resources: corev1.ResourceRequirements{
+					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("1Gi")},
+					Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1"), corev1.ResourceMemory: resource.MustParse("2Gi")},
+				}}},
+		},
+	}
+}
+
+// BenchmarkPodCreateAdmission measures a pod create through a real
+// kube-apiserver v1.36.3 with no winkube admission, with every exported
+// policy installed (ValidatingAdmissionPolicy in enforce mode and the
+// MutatingAdmissionPolicy), and with winkube's webhook registered
+// (mutating and validating, in this process on 127.0.0.1), in one run,
+// and with the validating policies alone (--no-fixes),
+// sequentially and from 8 goroutines. Each sub-benchmark reports p50 and
+// p99; added-p99-ms is over the same concurrency without admission.
+//
+//	go test ./test/e2e/policy -run '^$' -bench PodCreateAdmission -benchtime 400x
+func BenchmarkPodCreateAdmission(b *testing.B) {
+	s := startServer(b)
+	m := winsupport.Default()
+	installSet(b, s, "bench", policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce})
+	installSet(b, s, "bench-vap", policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce, NoFixes: true})
+	startWebhook(b, s, "mode: enforce\n")
+	s.namespace(b, "none", nil, testClusters["reference"](), m)
+	s.namespace(b, "policies", map[string]string{policiesLabel: "bench"}, testClusters["reference"](), m)
+	s.namespace(b, "webhook", map[string]string{webhookLabel: "on"}, testClusters["reference"](), m)
+	s.namespace(b, "validating-only", map[string]string{policiesLabel: "bench-vap"}, testClusters["reference"](), m)
+	probe := mustObject(b, unpinnedCanary)
+	for _, ns := range []string{"policies", "webhook"} {
+		s.waitActive(b, ns, probe, func(o outcome) bool { return o.err == nil && o.obj != nil && podSpec(o.obj)["nodeSelector"] != nil })
+	}
+	var seq atomic.Int64
+	baseline := map[int]time.Duration{}
+	for _, ns := range []string{"none", "policies", "validating-only", "webhook"} {
+		for _, workers := range []int{1, 8} {
+			b.Run(fmt.Sprintf("admission=%s/concurrency=%d", ns, workers), func(b *testing.B) {
+				lat := createPods(b, s, ns, workers, &seq)
+				slices.Sort(lat)
+				pct := func(p float64) time.Duration { return lat[int(p*float64(len(lat)-1))] }
+				b.ReportMetric(ms(pct(0.50)), "p50-ms")
+				b.ReportMetric(ms(pct(0.99)), "p99-ms")
+				if ns == "none" {
+					baseline[workers] = pct(0.99)
+				} else {
+					b.ReportMetric(ms(pct(0.99)-baseline[workers]), "added-p99-ms")
+				}
+			})
+		}
+	}
+}
+
+func createPods(b *testing.B, s *server, ns string, workers int, seq *atomic.Int64) []time.Duration {
+	b.Helper()
+	lat := make([]time.Duration, b.N)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failed []error
+	b.ResetTimer()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				pod := benchPod(fmt.Sprintf("bench-%d", seq.Add(1)))
+				start := time.Now()
+				_, err := s.kube.CoreV1().Pods(ns).Create(b.Context(), pod, metav1.CreateOptions{})
+				lat[i] = time.Since(start)
+				if err != nil {
+					mu.Lock()
+					failed = append(failed, err)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	if len(failed) > 0 {
+		b.Fatalf("%d of %d creates in %s failed; the first: %v", len(failed), b.N, ns, failed[0])
+	}
+	return lat
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
