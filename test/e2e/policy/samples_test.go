@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/winkube/winkube/test/corpusgen"
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/test/corpusgen"
 )
 
 // sample is one workload object to create, with the cluster profile and

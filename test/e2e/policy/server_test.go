@@ -26,10 +26,10 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/test/controlplane"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/policy"
 	"github.com/winkube/winkube/internal/winsupport"
+	"github.com/winkube/winkube/test/controlplane"
 )
 
 // server is a real kube-apiserver with a client that collects the warnings
