@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,11 +14,8 @@ import (
 type auditOptions struct {
 	scope
 	liveFlags
-	formats   []string
-	outputs   []string
+	output
 	failOn    string
-	color     string
-	quiet     bool
 	noSim     bool
 	streams   Streams
 	failLevel rule.Severity
@@ -47,9 +41,9 @@ finding and the audit goes on.
 Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 2 for a usage error or a tool failure. The output format never changes it.`,
 		Example: `  winkube audit
-  winkube audit --context prod -o json --output audit.json
-  winkube audit -n shop -o sarif --output audit.sarif
-  winkube audit -o html --output audit.html
+  winkube audit --context prod -o json > audit.json
+  winkube audit -n shop --output-file sarif=audit.sarif
+  winkube audit --output-file html=audit.html --output-file json=audit.json
   kubectl winkube audit -A --fail-on warning`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -60,25 +54,17 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&o.formats, "format", "o", []string{"text"}, "output format: text, json, sarif or html (repeatable)")
-	f.StringArrayVar(&o.outputs, "output", nil, "file for the matching --format, - for stdout (repeatable; default stdout)")
+	o.output.addFlags(f, "report", audit.Formats...)
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
 	o.scope.addFlags(f)
 	o.liveFlags.addFlags(f)
-	f.StringVar(&o.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no status on stderr")
 	f.BoolVar(&o.noSim, "no-simulation", false, "skip the simulation on the live nodes")
 	return cmd
 }
 
 func (o *auditOptions) validate() error {
-	for _, f := range o.formats {
-		if !contains(audit.Formats, f) {
-			return usagef("--format %q: want one of %s", f, strings.Join(audit.Formats, ", "))
-		}
-	}
-	if len(o.outputs) > len(o.formats) {
-		return usagef("%d --output values for %d --format values; give one --format per --output", len(o.outputs), len(o.formats))
+	if err := o.output.validate(); err != nil {
+		return err
 	}
 	if o.failOn == "none" {
 		o.failNever = true
@@ -88,9 +74,6 @@ func (o *auditOptions) validate() error {
 			return usagef("--fail-on: %v", err)
 		}
 		o.failLevel = lvl
-	}
-	if err := checkColor(o.color); err != nil {
-		return err
 	}
 	if err := o.liveFlags.validate(); err != nil {
 		return err
@@ -117,14 +100,11 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	for i, format := range o.formats {
-		dest := "-"
-		if i < len(o.outputs) {
-			dest = o.outputs[i]
-		}
-		if err := o.write(format, dest, res); err != nil {
-			return err
-		}
+	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
+		return audit.Write(w, format, res, Version, report.Options{Color: colour})
+	})
+	if err != nil {
+		return err
 	}
 	if o.failNever {
 		return nil
@@ -133,23 +113,6 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 		if !f.Suppressed && f.Severity >= o.failLevel {
 			return exitError{ExitFindings}
 		}
-	}
-	return nil
-}
-
-func (o *auditOptions) write(format, dest string, res *audit.Result) error {
-	var w io.Writer = o.streams.Out
-	color := o.color == "always" || (o.color == "auto" && o.streams.OutIsTerminal && os.Getenv("NO_COLOR") == "")
-	if dest != "-" {
-		f, err := os.Create(dest)
-		if err != nil {
-			return fmt.Errorf("writing %s output: %w", format, err)
-		}
-		defer f.Close()
-		w, color = f, o.color == "always"
-	}
-	if err := audit.Write(w, format, res, Version, report.Options{Color: color}); err != nil {
-		return fmt.Errorf("writing %s output: %w", format, err)
 	}
 	return nil
 }

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"fmt"
-	"strings"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,8 +14,7 @@ import (
 type doctorOptions struct {
 	scope
 	liveFlags
-	format        string
-	quiet         bool
+	output
 	noSim         bool
 	creatingAfter time.Duration
 	streams       Streams
@@ -52,18 +51,17 @@ a tool failure.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.format, "format", "o", "text", "output format: text or json")
+	o.output.addFlags(f, "report", doctor.Formats...)
 	o.scope.addFlags(f)
 	o.liveFlags.addFlags(f)
 	f.DurationVar(&o.creatingAfter, "creating-after", doctor.DefaultCreatingAfter, "how long ContainerCreating is normal (a first pull of a Windows image takes minutes)")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no status on stderr")
 	f.BoolVar(&o.noSim, "no-simulation", false, "skip the simulation on the live nodes")
 	return cmd
 }
 
 func (o *doctorOptions) validate(args []string) error {
-	if !contains(doctor.Formats, o.format) {
-		return usagef("--format %q: want one of %s", o.format, strings.Join(doctor.Formats, ", "))
+	if err := o.output.validate(); err != nil {
+		return err
 	}
 	if len(args) == 1 && o.opts.AllNamespaces {
 		return usagef("a pod name needs its namespace: use -n, not -A")
@@ -99,13 +97,14 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.format == "json" {
-		err = doctor.JSON(o.streams.Out, rep, Version)
-	} else {
-		err = doctor.Text(o.streams.Out, rep)
-	}
+	err = o.render(o.streams, func(w io.Writer, format string, _ bool) error {
+		if format == "json" {
+			return doctor.JSON(w, rep, Version)
+		}
+		return doctor.Text(w, rep)
+	})
 	if err != nil {
-		return fmt.Errorf("writing %s output: %w", o.format, err)
+		return err
 	}
 	if rep.Unhealthy > 0 {
 		return exitError{ExitFindings}

@@ -21,8 +21,7 @@ import (
 type imagesOptions struct {
 	scope
 	registryFlags
-	format  string
-	quiet   bool
+	output
 	streams Streams
 }
 
@@ -45,8 +44,8 @@ image, 1 otherwise, 2 for a usage error or a tool failure.`,
   helm template ./chart | winkube images -o json - | jq '.images[] | select(.error)'
   winkube images --insecure-registry localhost:5000 --offline app.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.format != "text" && o.format != "json" {
-				return usagef("--output %q: want text or json", o.format)
+			if err := o.output.validate(); err != nil {
+				return err
 			}
 			if err := o.resolve(); err != nil {
 				return err
@@ -55,10 +54,9 @@ image, 1 otherwise, 2 for a usage error or a tool failure.`,
 		},
 	}
 	f := cmd.Flags()
-	o.addFlags(f)
+	o.scope.addFlags(f)
 	o.addRegistryFlags(f, false)
-	f.StringVarP(&o.format, "output", "o", "text", "output format: text or json")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "print no progress or warnings on stderr")
+	o.output.addFlags(f, "table", "text", "json")
 	return cmd
 }
 
@@ -103,13 +101,14 @@ func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	found, failed := res.ResolveAll(cmd.Context(), refs)
 	rows := o.rows(found, failed, sandboxes)
-	if o.format == "json" {
-		err = writeImagesJSON(o.streams.Out, rows)
-	} else {
-		err = writeImagesText(o.streams.Out, rows)
-	}
+	err = o.render(o.streams, func(w io.Writer, format string, _ bool) error {
+		if format == "json" {
+			return writeImagesJSON(w, rows)
+		}
+		return writeImagesText(w, rows)
+	})
 	if err != nil {
-		return fmt.Errorf("writing %s output: %w", o.format, err)
+		return err
 	}
 	for _, r := range rows {
 		if r.Error != "" || (r.Sandbox && !sandboxRuns(r)) {

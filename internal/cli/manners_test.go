@@ -42,6 +42,9 @@ func commands(t *testing.T) []command {
 		{"rules", []string{"rules"}, []int{ExitClean}, "id"},
 		{"rules explain", []string{"rules", "explain", "missing-os-pin"}, []int{ExitClean}, "why"},
 		{"webhook certs", []string{"webhook", "certs", "--service", "s", "-n", "ns", "--out-dir", certs}, []int{ExitClean}, "caBundle"},
+		{"nodeconfig validate", []string{"nodeconfig", "validate", "../nodeconfig/testdata/cases/kubelet-bad"}, []int{ExitFindings}, "findings"},
+		// --offline with an empty cache: every image is a finding, no network.
+		{"images", []string{"images", "--offline", "--registry-cache", t.TempDir(), examples}, []int{ExitFindings}, "images"},
 	}
 }
 
@@ -154,8 +157,8 @@ func TestOutputFileFailures(t *testing.T) {
 
 func TestColor(t *testing.T) {
 	for _, c := range commands(t) {
-		if c.name == "webhook certs" {
-			continue // prints only base64 and JSON: nothing to colour
+		if c.name == "webhook certs" || c.name == "images" {
+			continue // prints only base64, JSON or a plain table: nothing to colour
 		}
 		t.Run(c.name, func(t *testing.T) {
 			for _, tt := range []struct {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/netip"
 	"os"
@@ -17,7 +18,6 @@ import (
 	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/rule"
-	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -34,8 +34,9 @@ alone and against each other, and generates a set that passes its checks.`,
 }
 
 type nodeValidateOptions struct {
+	output
 	streams                    Streams
-	format, failOn, color      string
+	failOn                     string
 	configPath                 string
 	build, containerd          string
 	podCIDR, serviceCIDR, root string
@@ -62,7 +63,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 		Example: `  winkube nodeconfig validate C:/k/kubelet-config.yaml C:/k/kube-proxy.yaml
   winkube nodeconfig validate --root node/ --windows-build 10.0.20348 --containerd-version 2.1.4 \
       --pod-cidr 10.244.0.0/16 --service-cidr 10.96.0.0/12 node/
-  winkube nodeconfig validate -o sarif node/ > node.sarif`,
+  winkube nodeconfig validate --output-file sarif=node.sarif node/`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("nodeconfig validate needs at least one file or folder")
@@ -77,9 +78,8 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.format, "format", "o", "text", "output format: text, json, sarif or github")
+	o.output.addFlags(f, "report", report.Formats...)
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
-	f.StringVar(&o.color, "color", "auto", "colour output: auto, always or never (NO_COLOR is honoured)")
 	f.StringVar(&o.configPath, "config", "", "config file for rule disable/severity (default ./"+config.FileName+" when present)")
 	f.StringVar(&o.build, "windows-build", "", "the node's Windows build: 10.0.20348, 20348 or ltsc2022 (enables build checks)")
 	f.StringVar(&o.containerd, "containerd-version", "", "the node's containerd version, e.g. 1.7.27 or 2.1.4 (checks the config schema version)")
@@ -91,8 +91,8 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 }
 
 func (o *nodeValidateOptions) validate() error {
-	if !contains(report.Formats, o.format) {
-		return usagef("--format %q: want one of %s", o.format, strings.Join(report.Formats, ", "))
+	if err := o.output.validate(); err != nil {
+		return err
 	}
 	if o.failOn == "none" {
 		o.failNever = true
@@ -102,9 +102,6 @@ func (o *nodeValidateOptions) validate() error {
 			return usagef("--fail-on: %v", err)
 		}
 		o.failLevel = lvl
-	}
-	if err := checkColor(o.color); err != nil {
-		return err
 	}
 	var errs []error
 	o.opts.Model = winsupport.Default()
@@ -165,7 +162,7 @@ func (o *nodeValidateOptions) resolveRules() error {
 		o.enabled = node
 		return nil
 	}
-	cfg, err := config.Load(path, append(rules.Suite(), node...))
+	cfg, err := config.Load(path, knownRules())
 	if err != nil {
 		return usageError{err}
 	}
@@ -211,9 +208,11 @@ func (o *nodeValidateOptions) run(args []string) error {
 	}
 	findings = append(findings, nodeconfig.Validate(files, o.enabled, o.opts)...)
 	rep := &report.Report{Findings: findings, Rules: o.enabled, Files: len(paths), Objects: len(files), Tool: Version}
-	color := o.color == "always" || (o.color == "auto" && o.streams.OutIsTerminal && os.Getenv("NO_COLOR") == "")
-	if err := report.Write(o.streams.Out, o.format, rep, report.Options{Color: color}); err != nil {
-		return fmt.Errorf("writing %s output: %w", o.format, err)
+	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
+		return report.Write(w, format, rep, report.Options{Color: colour})
+	})
+	if err != nil {
+		return err
 	}
 	if o.failNever {
 		return nil

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/winkube/winkube/internal/atomicwrite"
+
 	"github.com/winkube/winkube/internal/nodeconfig/generate"
 )
 
@@ -14,12 +16,13 @@ type nodeGenerateOptions struct {
 	streams Streams
 	input   string
 	out     string
+	quiet   bool
 }
 
 func newNodeGenerateCommand(s Streams) *cobra.Command {
 	o := &nodeGenerateOptions{streams: s}
 	cmd := &cobra.Command{
-		Use:   "generate -f node.yaml -o DIR",
+		Use:   "generate -f node.yaml --out-dir DIR",
 		Short: "Write a Windows node's configuration from a WindowsNode description",
 		Long: `Write the KubeletConfiguration, KubeProxyConfiguration (none for Antrea),
 containerd config.toml (schema version 2 for containerd 1.x, 3 for 2.x), CNI
@@ -42,18 +45,19 @@ The input is strict (unknown fields are errors):
   hyperV: true                    # add the runhcs-wcow-hypervisor handler
 
 What it writes passes 'winkube nodeconfig validate' with no findings.`,
-		Example: `  winkube nodeconfig generate -f node.yaml -o out/
+		Example: `  winkube nodeconfig generate -f node.yaml --out-dir out/
   winkube nodeconfig validate --root out/ out/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.input == "" || o.out == "" {
-				return usagef("nodeconfig generate needs -f node.yaml and -o DIR")
+				return usagef("nodeconfig generate needs -f node.yaml and --out-dir DIR")
 			}
 			return o.run()
 		},
 	}
 	cmd.Flags().StringVarP(&o.input, "filename", "f", "", "WindowsNode description (winkube.io/v1alpha1)")
-	cmd.Flags().StringVarP(&o.out, "output", "o", "", "folder standing for the node's C:\\")
+	cmd.Flags().StringVar(&o.out, "out-dir", "", "folder standing for the node's C:\\")
+	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print no status on stderr")
 	return cmd
 }
 
@@ -67,10 +71,12 @@ func (o *nodeGenerateOptions) run() error {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return fmt.Errorf("creating %s: %w", filepath.Dir(dst), err)
 		}
-		if err := os.WriteFile(dst, f.Data, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", dst, err)
+		if err := atomicwrite.File(dst, f.Data, 0o644); err != nil {
+			return err
 		}
-		fmt.Fprintln(o.streams.Err, "wrote", dst)
+		if !o.quiet {
+			fmt.Fprintln(o.streams.Err, "wrote", dst)
+		}
 	}
 	return nil
 }

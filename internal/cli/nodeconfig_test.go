@@ -23,7 +23,7 @@ func TestNodeConfigGenerateThenValidate(t *testing.T) {
 	input := filepath.Join(dir, "node.yaml")
 	os.WriteFile(input, []byte("apiVersion: winkube.io/v1alpha1\nkind: WindowsNode\nwindowsBuild: ltsc2025\ncontainerdVersion: 1.7.27\ncni: calico-vxlan\npodCIDR: 10.244.0.0/16\nserviceCIDR: 10.96.0.0/12\nsourceVip: 10.244.7.2\n"), 0o644)
 	out := filepath.Join(dir, "node")
-	if code, _, e := runNode(t, "generate", "-f", input, "-o", out); code != ExitClean {
+	if code, _, e := runNode(t, "generate", "-f", input, "--out-dir", out); code != ExitClean {
 		t.Fatalf("generate: exit %d: %s", code, e)
 	}
 	code, o, e := runNode(t, "validate", "--root", out, "--windows-build", "10.0.26100.4652", "--containerd-version", "1.7.27",
@@ -50,7 +50,7 @@ func TestNodeConfigExitCodes(t *testing.T) {
 	if code, _, e := runNode(t, "validate", "--pod-cidr", "nope", bad); code != ExitError || !strings.Contains(e, "--pod-cidr") {
 		t.Errorf("bad flag: exit %d: %s", code, e)
 	}
-	if code, _, e := runNode(t, "generate", "-f", "missing.yaml", "-o", t.TempDir()); code != ExitError || !strings.Contains(e, "missing.yaml") {
+	if code, _, e := runNode(t, "generate", "-f", "missing.yaml", "--out-dir", t.TempDir()); code != ExitError || !strings.Contains(e, "missing.yaml") {
 		t.Errorf("missing input: exit %d: %s", code, e)
 	}
 	cfg := filepath.Join(t.TempDir(), "winkube.yaml")

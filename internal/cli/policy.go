@@ -1,8 +1,7 @@
 package cli
 
 import (
-	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,8 +13,7 @@ import (
 
 type policyExportOptions struct {
 	scope
-	formats         []string
-	outputs         []string
+	output
 	rules           []string
 	severity        string
 	nsSelector      string
@@ -53,7 +51,8 @@ The admission-policy format needs Kubernetes 1.36 (MutatingAdmissionPolicy
 v1); apply the output with kubectl apply -f.`,
 		Example: `  winkube policy export > winkube-policies.yaml && kubectl apply -f winkube-policies.yaml
   winkube policy export --cluster cluster.yaml --mode warn | kubectl apply -f -
-  winkube policy export -o kyverno --output kyverno.yaml
+  winkube policy export -o kyverno > kyverno.yaml
+  winkube policy export --output-file admission-policy=vap.yaml --output-file kyverno=kyverno.yaml -q
   winkube policy export --rules missing-os-pin,missing-windows-toleration --exclude-namespaces kube-system,monitoring`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -64,9 +63,8 @@ v1); apply the output with kubectl apply -f.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVarP(&o.formats, "format", "o", []string{"admission-policy"}, "output format: "+strings.Join(policy.Formats, " or ")+" (repeatable)")
-	f.StringArrayVar(&o.outputs, "output", nil, "file for the matching --format, - for stdout (repeatable; default stdout)")
-	o.addFlags(f)
+	o.output.addFlags(f, "policy", policy.Formats...)
+	o.scope.addFlags(f)
 	f.StringSliceVar(&o.rules, "rules", nil, "export only these rule IDs (comma-separated; default every enabled rule)")
 	f.StringVar(&o.severity, "severity", "info", "export only findings at or above this severity: error, warning or info")
 	f.StringVar(&o.nsSelector, "namespace-selector", "", "check only namespaces matching this label selector (e.g. env=prod,team!=infra)")
@@ -79,13 +77,8 @@ v1); apply the output with kubectl apply -f.`,
 }
 
 func (o *policyExportOptions) validate() error {
-	for _, f := range o.formats {
-		if !contains(policy.Formats, f) {
-			return usagef("--format %q: want %s", f, strings.Join(policy.Formats, " or "))
-		}
-	}
-	if len(o.outputs) > len(o.formats) {
-		return usagef("%d --output values for %d --format values; give one --format per --output", len(o.outputs), len(o.formats))
+	if err := o.output.validate(); err != nil {
+		return err
 	}
 	sev, err := rule.ParseSeverity(o.severity)
 	if err != nil {
@@ -125,24 +118,12 @@ func (o *policyExportOptions) validate() error {
 }
 
 func (o *policyExportOptions) run() error {
-	for i, format := range o.formats {
+	return o.render(o.streams, func(w io.Writer, format string, _ bool) error {
 		out, err := policy.Export(o.export, format)
 		if err != nil {
 			return err
 		}
-		dest := "-"
-		if i < len(o.outputs) {
-			dest = o.outputs[i]
-		}
-		if dest == "-" {
-			if _, err := o.streams.Out.Write(out); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := os.WriteFile(dest, out, 0o644); err != nil {
-			return fmt.Errorf("writing %s output: %w", format, err)
-		}
-	}
-	return nil
+		_, err = w.Write(out)
+		return err
+	})
 }

@@ -93,7 +93,7 @@ const auditIntro = "`winkube audit` and `winkube doctor` read a live cluster wit
 	"`Kind/namespace/name` and the field path (`Node/win-1:status.nodeInfo.kernelVersion`),\n" +
 	"and in SARIF a logical location. Exit status as lint: 0 clean, 1 a finding at or\n" +
 	"above `--fail-on`, 2 usage error or failure.\n\n" +
-	"Formats (`-o`, repeatable, with `--output FILE` per format): `text`, `json`,\n" +
+	"Formats (`-o` on stdout, `--output-file FORMAT=PATH` repeatable for files): `text`, `json`,\n" +
 	"`sarif`, `html` (self-contained). The JSON report:\n\n" +
 	"```json\n" +
 	"{\n" +

@@ -60,7 +60,7 @@ func WindowsNode(w io.Writer) error {
 		"checks the files alone and against each other ([node rules](rules.md#node-configuration-rules));\n"+
 		"`winkube nodeconfig generate` writes a set that passes. This page walks through\n"+
 		"what it writes for this node:\n\n```yaml\n%s```\n\n", exampleInput)
-	fmt.Fprintf(bw, "```sh\nwinkube nodeconfig generate -f node.yaml -o node/\n"+
+	fmt.Fprintf(bw, "```sh\nwinkube nodeconfig generate -f node.yaml --out-dir node/\n"+
 		"winkube nodeconfig validate --root node/ --windows-build ltsc2022 --containerd-version 2.1.4 \\\n"+
 		"    --pod-cidr 10.244.0.0/16 --service-cidr 10.96.0.0/12 node/\n```\n\n"+
 		"`node/` stands for the node's `C:\\`; every file carries a note naming what produced it.\n")

@@ -23,7 +23,7 @@ func TestAuditHTMLInChromium(t *testing.T) {
 	browser := chromiumPath(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "audit.html")
-	if code, _, stderr := winkube(t, "audit", "--kubeconfig", cp.KubeconfigPath, "-o", "html", "--output", page); code != 1 {
+	if code, _, stderr := winkube(t, "audit", "--kubeconfig", cp.KubeconfigPath, "-q", "--output-file", "html="+page); code != 1 {
 		t.Fatalf("audit -o html: exit %d: %s", code, stderr)
 	}
 	_, rep, _ := runAudit(t, "--kubeconfig", cp.KubeconfigPath)
