@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pmezard/go-difflib/difflib"
-
 	"github.com/winkube/winkube/internal/fix"
 	"github.com/winkube/winkube/internal/report"
 )
@@ -38,13 +36,7 @@ func WriteDiff(w io.Writer, before []fix.File, res *fix.Result, colour bool) err
 }
 
 func writeDiff(w io.Writer, name string, before, after []byte, colour bool) {
-	d, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A:        lines(before),
-		B:        lines(after),
-		FromFile: "a/" + name,
-		ToFile:   "b/" + name,
-		Context:  3,
-	})
+	d := unifiedDiff(name, before, after)
 	if !colour {
 		io.WriteString(w, d)
 		return
@@ -72,9 +64,8 @@ func writeDiff(w io.Writer, name string, before, after []byte, colour bool) {
 	}
 }
 
-// lines splits text into lines that each end in a newline. (difflib's
-// SplitLines adds an empty last line to text that ends in one, which
-// shows in the diff as a blank context line.)
+// lines splits text into lines that each end in a newline; a last line
+// without one gets one.
 func lines(text []byte) []string {
 	out := strings.SplitAfter(string(text), "\n")
 	if out[len(out)-1] == "" {

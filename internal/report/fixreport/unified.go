@@ -1,4 +1,4 @@
-package cli
+package fixreport
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ const maxEdits = 1000
 // with a linear greedy walk when they are many (a fix in each of 30,000
 // List items): never the square of the file's size, as difflib was.
 func unifiedDiff(name string, before, after []byte) string {
-	a, b := splitLines(string(before)), splitLines(string(after))
+	a, b := lines(before), lines(after)
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
@@ -42,17 +42,6 @@ func unifiedDiff(name string, before, after []byte) string {
 type diffOp struct {
 	kind byte // ' ', '-' or '+'
 	line string
-}
-
-// splitLines splits after each LF, keeping it; a last line without one
-// gets one, as difflib did.
-func splitLines(s string) []string {
-	lines := strings.SplitAfter(s, "\n")
-	if lines[len(lines)-1] == "" {
-		return lines[:len(lines)-1]
-	}
-	lines[len(lines)-1] += "\n"
-	return lines
 }
 
 // myers returns the edit script from a to b.
