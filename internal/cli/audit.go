@@ -80,6 +80,8 @@ func (o *auditOptions) validate() error {
 	}
 	// An audit is of the cluster: every namespace unless one is named.
 	o.opts.AllNamespaces = o.opts.Namespace == ""
+	// The audit judges objects; events are doctor's evidence.
+	o.opts.NoEvents = true
 	return o.resolve()
 }
 

@@ -69,6 +69,7 @@ func (o *doctorOptions) validate(args []string) error {
 	if err := o.liveFlags.validate(); err != nil {
 		return err
 	}
+	o.opts.EventSelector = doctor.EventSelector
 	return o.resolve()
 }
 

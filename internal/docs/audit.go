@@ -71,6 +71,8 @@ const auditIntro = "`winkube audit` and `winkube doctor` read a live cluster wit
 	"`--qps 100 --burst 200` (client-go's defaults are 5 and 10). Events are read\n" +
 	"through `events.k8s.io/v1`, or `core/v1` when that API is not allowed: both serve\n" +
 	"the same stored events, whichever API a kubelet or scheduler wrote them with.\n" +
+	"Only doctor reads events (the audit judges objects), and it leaves the routine\n" +
+	"ones out server-side (`reason!=Started,reason!=Created,reason!=Scheduled`).\n" +
 	"A kind the credentials may not list becomes a `permission-denied` finding\n" +
 	"naming the permission to grant, and the run goes on.\n\n" +
 	"Connection flags follow kubectl: `--kubeconfig`, `--context`, `-n`, `-A`; in a\n" +

@@ -11,6 +11,12 @@ import (
 // minutes.
 const DefaultCreatingAfter = 5 * time.Minute
 
+// EventSelector leaves out, server-side, the routine events no cause
+// reads: a container created or started, a pod scheduled. They are most
+// of a healthy cluster's events. (Pulled stays: it ends a pull that
+// slow-image-pull would otherwise see as still running.)
+const EventSelector = "reason!=Started,reason!=Created,reason!=Scheduled"
+
 // waitingReasons are container waiting reasons that mean trouble.
 var waitingReasons = map[string]bool{
 	"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true, "ErrImageNeverPull": true,

@@ -26,6 +26,11 @@ type Options struct {
 	QPS           float32
 	Burst         int
 	PageSize      int64
+	// NoEvents skips the events (audit judges objects, not events).
+	NoEvents bool
+	// EventSelector is a field selector for the events, e.g. leaving out
+	// the routine reasons a diagnosis never reads.
+	EventSelector string
 	// Progress, when set, receives one status line per kind read (the CLI
 	// sets it only when stderr is a terminal).
 	Progress func(string)

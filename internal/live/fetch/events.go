@@ -65,7 +65,7 @@ func (r *reader) events(ctx context.Context, cs kubernetes.Interface) error {
 
 func pages(ctx context.Context, r *reader, fetch func(context.Context, metav1.ListOptions) ([]live.Event, string, error)) ([]live.Event, error) {
 	var out []live.Event
-	opts := metav1.ListOptions{Limit: r.limit}
+	opts := metav1.ListOptions{Limit: r.limit, FieldSelector: r.eventSelector}
 	for {
 		evs, cont, err := fetch(ctx, opts)
 		if err != nil {

@@ -42,7 +42,7 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 		return nil, fmt.Errorf("reading the server version: %w", err)
 	}
 	s := &live.Snapshot{Server: v.GitVersion, Namespace: ns}
-	r := &reader{s: s, ns: ns, limit: o.PageSize, progress: o.Progress}
+	r := &reader{s: s, ns: ns, limit: o.PageSize, progress: o.Progress, eventSelector: o.EventSelector}
 	core, apps, batch := cs.CoreV1(), cs.AppsV1(), cs.BatchV1()
 	tasks := []func(context.Context) error{
 		func(ctx context.Context) (err error) {
@@ -93,7 +93,9 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 			s.CronJobs, err = list(ctx, r, "batch", "cronjobs", ns, batch.CronJobs(ns).List, func(l *batchv1.CronJobList) []batchv1.CronJob { return l.Items })
 			return err
 		},
-		func(ctx context.Context) error { return r.events(ctx, cs) },
+	}
+	if !o.NoEvents {
+		tasks = append(tasks, func(ctx context.Context) error { return r.events(ctx, cs) })
 	}
 	if err := parallel(ctx, tasks); err != nil {
 		return nil, err
@@ -109,7 +111,9 @@ type reader struct {
 	ns       string
 	limit    int64
 	progress func(string)
-	mu       sync.Mutex
+	// eventSelector filters the events server-side.
+	eventSelector string
+	mu            sync.Mutex
 }
 
 func (r *reader) deny(group, resource, ns string, err error) {

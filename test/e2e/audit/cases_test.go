@@ -71,7 +71,9 @@ func cases() map[string]podCase {
 		"evicted": {cause: "evicted", pod: winPod("evicted", "win-ok-2", servercore2022), status: failed("Evicted", "The node was low on resource: memory. Threshold quantity: 500Mi, available: 312Mi. "),
 			events: []event{{typ: "Warning", reason: "Evicted", at: 40, message: "The node was low on resource: memory. Threshold quantity: 500Mi, available: 312Mi. "}}},
 		"mystery": {cause: "unknown", pod: winPod("mystery", "win-ok-2", servercore2022), status: restarting("CrashLoopBackOff", corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}, 3, false),
-			events: []event{{typ: "Warning", reason: "BackOff", fieldPath: "spec.containers{app}", at: 20, count: 12, message: "Back-off restarting failed container app in pod mystery_shop(uid)"}}},
+			events: []event{
+				{typ: "Normal", reason: "Started", fieldPath: "spec.containers{app}", at: 19, count: 4, message: "Started container app"},
+				{typ: "Warning", reason: "BackOff", fieldPath: "spec.containers{app}", at: 20, count: 12, message: "Back-off restarting failed container app in pod mystery_shop(uid)"}}},
 		"healthy": {pod: winPod("healthy", "win-ok-2", servercore2022), status: corev1.PodStatus{Phase: corev1.PodRunning,
 			Conditions:        []corev1.PodCondition{scheduled(0), {Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: t(1)}},
 			ContainerStatuses: []corev1.ContainerStatus{{Name: "app", Ready: true, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: t(1)}}}}}},

@@ -73,6 +73,11 @@ func TestDoctorCauses(t *testing.T) {
 		t.Errorf("cpu causes %s", got)
 	}
 	for _, d := range rep.Diagnoses {
+		for _, e := range d.Evidence {
+			if e.Reason == "Started" {
+				t.Errorf("%s quotes a Started event, which doctor's field selector leaves out", d.Pod.Name)
+			}
+		}
 		if d.Pod.Name == "taint" {
 			for _, e := range d.Evidence {
 				if strings.Contains(e.Message, "plugin type=") {
