@@ -1,14 +1,10 @@
 package audit
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"os/exec"
+	"github.com/winkube/winkube/test/chromium"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/net/html"
 
@@ -20,7 +16,7 @@ import (
 // row per finding, the readiness of each area, the headroom table, and
 // nothing loaded from elsewhere.
 func TestAuditHTMLInChromium(t *testing.T) {
-	browser := chromiumPath(t)
+	browser := chromium.Path(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "audit.html")
 	if code, _, stderr := winkube(t, "audit", "--kubeconfig", cp.KubeconfigPath, "-q", "--output-file", "html="+page); code != 1 {
@@ -28,7 +24,7 @@ func TestAuditHTMLInChromium(t *testing.T) {
 	}
 	_, rep, _ := runAudit(t, "--kubeconfig", cp.KubeconfigPath)
 
-	dom := runChromium(t, browser, dir, "--dump-dom", "file://"+page)
+	dom := chromium.Run(t, browser, dir, "--dump-dom", "file://"+page)
 	doc, err := html.Parse(strings.NewReader(dom))
 	if err != nil {
 		t.Fatalf("parsing Chromium's DOM: %v", err)
@@ -75,41 +71,4 @@ func TestAuditHTMLInChromium(t *testing.T) {
 			}
 		}
 	}
-}
-
-// chromiumPath finds the browser; the test fails (never skips) without it.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, c := range []string{os.Getenv("WINKUBE_CHROMIUM"), "/usr/bin/chromium"} {
-		if c != "" {
-			if _, err := os.Stat(c); err == nil {
-				return c
-			}
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	t.Fatal("headless Chromium renders the HTML audit report in this test and was not found " +
-		"($WINKUBE_CHROMIUM, /usr/bin/chromium, chromium on PATH); install it with hack/ensure-chromium.sh")
-	return ""
-}
-
-func runChromium(t *testing.T, browser, dir string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	profile, err := os.MkdirTemp(dir, "profile-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile}
-	cmd := exec.CommandContext(ctx, browser, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return stdout.String()
 }

@@ -2,17 +2,15 @@ package simulatehtml_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
+	"github.com/winkube/winkube/test/chromium"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/net/html"
 
@@ -66,7 +64,7 @@ func htmlResult() *simulate.Result {
 // what the browser built: pools, bar widths, tables and messages.
 func TestWriteHTMLInChromium(t *testing.T) {
 	t.Parallel()
-	browser := chromiumPath(t)
+	browser := chromium.Path(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	var b bytes.Buffer
@@ -76,7 +74,7 @@ func TestWriteHTMLInChromium(t *testing.T) {
 	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dom := runChromium(t, browser, dir, "--dump-dom", "file://"+page)
+	dom := chromium.Run(t, browser, dir, "--dump-dom", "file://"+page)
 	doc, err := html.Parse(strings.NewReader(dom))
 	if err != nil {
 		t.Fatalf("parsing Chromium's DOM: %v", err)
@@ -175,7 +173,7 @@ func TestWriteHTMLInChromium(t *testing.T) {
 func htmlScreenshot(t *testing.T, browser, dir, page string) {
 	t.Helper()
 	shot := filepath.Join(dir, "report.png")
-	runChromium(t, browser, dir, "--screenshot="+shot, "--window-size=1200,1400", "--hide-scrollbars", "file://"+page)
+	chromium.Run(t, browser, dir, "--screenshot="+shot, "--window-size=1200,1400", "--hide-scrollbars", "file://"+page)
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatalf("Chromium wrote no screenshot: %v", err)
@@ -208,43 +206,6 @@ func htmlCountColor(img image.Image, want color.RGBA) int {
 		}
 	}
 	return n
-}
-
-// chromiumPath finds the browser; the test fails (never skips) without it.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, c := range []string{os.Getenv("WINKUBE_CHROMIUM"), "/usr/bin/chromium"} {
-		if c != "" {
-			if _, err := os.Stat(c); err == nil {
-				return c
-			}
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	t.Fatal("headless Chromium renders the HTML report in this test and was not found " +
-		"($WINKUBE_CHROMIUM, /usr/bin/chromium, chromium on PATH); install it with hack/ensure-chromium.sh")
-	return ""
-}
-
-func runChromium(t *testing.T, browser, dir string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	profile, err := os.MkdirTemp(dir, "profile-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile}
-	cmd := exec.CommandContext(ctx, browser, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return stdout.String()
 }
 
 func htmlPercent(t *testing.T, s string) float64 {
