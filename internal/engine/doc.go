@@ -6,9 +6,10 @@
 // findings back into input order. Memory follows the largest document, not
 // the input: an object is dropped once its rules have run, and only small
 // summaries (plus Service and RuntimeClass objects) are kept for the rules
-// that look across objects. A workload that names a RuntimeClass not yet
-// seen waits until the input is read, so every workload sees every class
-// whatever the order of files.
+// that look across objects. A workload that names a RuntimeClass waits
+// until the input is read, so every workload sees every class whatever the
+// order of files and of the workers; of two classes with one name, the
+// first in input order wins.
 //
 // Targeting facts are derived once per workload (package target) and
 // shared by every rule. Load errors become load-error findings and the rest

@@ -134,6 +134,7 @@ type run struct {
 	objects   int
 	findings  []seqFinding
 	rcs       map[string]*nodev1.RuntimeClass
+	rcSeq     map[string]int // input position of each class kept: the first wins
 	deferred  []deferredWorkload
 	services  []*manifest.Object
 	seqOf     map[*manifest.Object]int                // input position of every Service, for Corpus findings
@@ -160,9 +161,9 @@ func newRun(opts Options) *run {
 	if opts.Cluster == nil {
 		opts.Cluster = cluster.Reference()
 	}
-	r := &run{opts: opts, objRules: map[string][]*rule.Rule{}, rcs: map[string]*nodev1.RuntimeClass{}, seqOf: map[*manifest.Object]int{}, raw: map[*manifest.Object]*manifest.Document{}}
+	r := &run{opts: opts, objRules: map[string][]*rule.Rule{}, rcs: map[string]*nodev1.RuntimeClass{}, rcSeq: map[string]int{}, seqOf: map[*manifest.Object]int{}, raw: map[*manifest.Object]*manifest.Document{}}
 	for _, rc := range opts.RuntimeClasses {
-		r.rcs[rc.Name] = rc
+		r.rcs[rc.Name], r.rcSeq[rc.Name] = rc, -1 // the cluster's own come first
 	}
 	for _, ru := range opts.Rules {
 		switch {
@@ -221,7 +222,12 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 	r.mu.Lock()
 	r.objects++
 	if rc, ok := o.Typed.(*nodev1.RuntimeClass); ok {
-		r.rcs[rc.Name] = rc
+		// Two classes of one name (in unrelated files) would make the
+		// result depend on which worker came first; the first in input
+		// order wins, as the API server keeps the first created.
+		if prev, ok := r.rcSeq[rc.Name]; !ok || seq < prev {
+			r.rcs[rc.Name], r.rcSeq[rc.Name] = rc, seq
+		}
 	}
 	if o.Kind == "Service" && o.Typed != nil {
 		keep := o
@@ -244,7 +250,10 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 		ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit})
 	}
 	if w := o.Workload(); w != nil {
-		if w.Spec.RuntimeClassName != nil && *w.Spec.RuntimeClassName != "" && r.runtimeClass(*w.Spec.RuntimeClassName) == nil {
+		// A workload naming a RuntimeClass waits until the whole input is
+		// read, so it sees the class the input order decides, whatever the
+		// order the workers finish in.
+		if w.Spec.RuntimeClassName != nil && *w.Spec.RuntimeClassName != "" {
 			r.mu.Lock()
 			d := deferredWorkload{seq: seq, obj: o}
 			if doc != nil {

@@ -210,6 +210,39 @@ scheduling:
 	}
 }
 
+// TestDuplicateRuntimeClassIsDeterministic: two classes of one name in
+// unrelated files give the same findings at any parallelism, from the
+// first class in input order.
+func TestDuplicateRuntimeClassIsDeterministic(t *testing.T) {
+	t.Parallel()
+	class := func(handler string) string {
+		return "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: win\nhandler: " + handler + "\n" +
+			"scheduling:\n  nodeSelector: {kubernetes.io/os: windows}\n"
+	}
+	files := map[string]string{"0-first.yaml": class("runhcs-wcow-process")}
+	for i := 1; i <= 40; i++ {
+		files[fmt.Sprintf("%02d-app.yaml", i)] = fmt.Sprintf(`apiVersion: v1
+kind: Pod
+metadata: {name: app-%d}
+spec:
+  runtimeClassName: win
+  containers:
+  - {name: app, image: myregistry/app:1.0}
+`, i)
+	}
+	files["99-second.yaml"] = class("runhcs-wcow-hypervisor")
+	dir := write(t, files)
+	want := run(t, 1, []*rule.Rule{facts}, dir)
+	if len(want) != 40 || !strings.Contains(want[0].Message, "runtimeClass=runhcs-wcow-process") {
+		t.Fatalf("one worker: %d findings, first %+v; want 40 from the first class", len(want), want)
+	}
+	for range 20 {
+		if diff := cmp.Diff(want, run(t, 4, []*rule.Rule{facts}, dir)); diff != "" {
+			t.Fatalf("4 workers differ from one (-one +four):\n%s", diff)
+		}
+	}
+}
+
 func TestIgnoreAnnotation(t *testing.T) {
 	t.Parallel()
 	deployment := func(name, meta, tmpl string) string {
