@@ -8,18 +8,15 @@ import (
 	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/live/fetch"
 	"github.com/winkube/winkube/internal/report"
-	"github.com/winkube/winkube/internal/rule"
 )
 
 type auditOptions struct {
 	scope
 	liveFlags
 	output
-	failOn    string
-	noSim     bool
-	streams   Streams
-	failLevel rule.Severity
-	failNever bool
+	failGate
+	noSim   bool
+	streams Streams
 }
 
 func newAuditCommand(s Streams) *cobra.Command {
@@ -55,7 +52,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 	}
 	f := cmd.Flags()
 	o.output.addFlags(f, "report", audit.Formats...)
-	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
+	o.failGate.addFlag(f)
 	o.scope.addFlags(f)
 	o.liveFlags.addFlags(f)
 	f.BoolVar(&o.noSim, "no-simulation", false, "skip the simulation on the live nodes")
@@ -66,14 +63,8 @@ func (o *auditOptions) validate() error {
 	if err := o.output.validate(); err != nil {
 		return err
 	}
-	if o.failOn == "none" {
-		o.failNever = true
-	} else {
-		lvl, err := rule.ParseSeverity(o.failOn)
-		if err != nil {
-			return usagef("--fail-on: %v", err)
-		}
-		o.failLevel = lvl
+	if err := o.failGate.validate(); err != nil {
+		return err
 	}
 	if err := o.liveFlags.validate(); err != nil {
 		return err
@@ -108,13 +99,5 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if o.failNever {
-		return nil
-	}
-	for _, f := range res.Findings {
-		if !f.Suppressed && f.Severity >= o.failLevel {
-			return exitError{ExitFindings}
-		}
-	}
-	return nil
+	return o.failGate.exit(res.Findings)
 }

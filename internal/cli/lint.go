@@ -7,18 +7,15 @@ import (
 
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/report"
-	"github.com/winkube/winkube/internal/rule"
 )
 
 type lintOptions struct {
 	scope
 	output
 	registryFlags
-	failOn    string
-	workers   int
-	streams   Streams
-	failLevel rule.Severity
-	failNever bool
+	failGate
+	workers int
+	streams Streams
 }
 
 func newLintCommand(s Streams) *cobra.Command {
@@ -58,7 +55,7 @@ The output format never changes it.`,
 	}
 	f := cmd.Flags()
 	o.output.addFlags(f, "report", report.Formats...)
-	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
+	o.failGate.addFlag(f)
 	o.scope.addFlags(f)
 	f.IntVar(&o.workers, "workers", 0, "documents checked in parallel (default: one per CPU)")
 	o.addRegistryFlags(f, true)
@@ -69,14 +66,8 @@ func (o *lintOptions) validate() error {
 	if err := o.output.validate(); err != nil {
 		return err
 	}
-	if o.failOn == "none" {
-		o.failNever = true
-	} else {
-		lvl, err := rule.ParseSeverity(o.failOn)
-		if err != nil {
-			return usagef("--fail-on: %v", err)
-		}
-		o.failLevel = lvl
+	if err := o.failGate.validate(); err != nil {
+		return err
 	}
 	return o.resolve()
 }
@@ -103,13 +94,5 @@ func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
 	if err := unread(o.streams, res.Unread); err != nil {
 		return err
 	}
-	if o.failNever {
-		return nil
-	}
-	for _, f := range rep.Findings {
-		if !f.Suppressed && f.Severity >= o.failLevel {
-			return exitError{ExitFindings}
-		}
-	}
-	return nil
+	return o.failGate.exit(rep.Findings)
 }

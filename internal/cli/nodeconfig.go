@@ -35,14 +35,12 @@ alone and against each other, and generates a set that passes its checks.`,
 
 type nodeValidateOptions struct {
 	output
-	streams                    Streams
-	failOn                     string
+	streams Streams
+	failGate
 	configPath                 string
 	build, containerd          string
 	podCIDR, serviceCIDR, root string
 	k8sVersion                 string
-	failLevel                  rule.Severity
-	failNever                  bool
 	opts                       nodeconfig.Options
 	enabled                    []*rule.Rule
 }
@@ -79,7 +77,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 	}
 	f := cmd.Flags()
 	o.output.addFlags(f, "report", report.Formats...)
-	f.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
+	o.failGate.addFlag(f)
 	f.StringVar(&o.configPath, "config", "", "config file for rule disable/severity (default ./"+config.FileName+" when present)")
 	f.StringVar(&o.build, "windows-build", "", "the node's Windows build: 10.0.20348, 20348 or ltsc2022 (enables build checks)")
 	f.StringVar(&o.containerd, "containerd-version", "", "the node's containerd version, e.g. 1.7.27 or 2.1.4 (checks the config schema version)")
@@ -94,14 +92,8 @@ func (o *nodeValidateOptions) validate() error {
 	if err := o.output.validate(); err != nil {
 		return err
 	}
-	if o.failOn == "none" {
-		o.failNever = true
-	} else {
-		lvl, err := rule.ParseSeverity(o.failOn)
-		if err != nil {
-			return usagef("--fail-on: %v", err)
-		}
-		o.failLevel = lvl
+	if err := o.failGate.validate(); err != nil {
+		return err
 	}
 	var errs []error
 	o.opts.Model = winsupport.Default()
@@ -214,15 +206,7 @@ func (o *nodeValidateOptions) run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.failNever {
-		return nil
-	}
-	for _, f := range findings {
-		if f.Severity >= o.failLevel {
-			return exitError{ExitFindings}
-		}
-	}
-	return nil
+	return o.failGate.exit(findings)
 }
 
 func loadFindings(err error) []rule.Finding {
