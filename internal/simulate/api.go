@@ -57,7 +57,15 @@ type PodResult struct {
 	Feasible      []string `json:"feasible,omitempty"`     // names of nodes that passed every filter, sorted
 	StartFailure  string   `json:"startFailure,omitempty"` // what the kubelet would do after binding, "" if it starts
 	NotModelled   []string `json:"notModelled,omitempty"`
+	// Repeat is how many further pods of the workload this result stands
+	// for: once a pod is refused or stays Pending, every later replica
+	// meets the same cluster and gets the same answer, so a huge replica
+	// count is reported without a result per pod.
+	Repeat int `json:"repeat,omitempty"`
 }
+
+// Pods is how many pods the result stands for.
+func (p PodResult) Pods() int { return 1 + p.Repeat }
 
 // WorkloadResult summarises the pods of one workload.
 type WorkloadResult struct {

@@ -17,12 +17,12 @@ func (r *Result) Count() Counts {
 		c.Nodes += p.Nodes
 	}
 	for _, p := range r.Pods {
-		c.Pods++
+		c.Pods += p.Pods()
 		switch {
 		case p.Rejected:
-			c.Rejected++
+			c.Rejected += p.Pods()
 		case p.Pending:
-			c.Pending++
+			c.Pending += p.Pods()
 		case p.StartFailure != "":
 			c.StartFailures++
 		}

@@ -141,11 +141,15 @@ func (r *runner) prepare(wls []*workload) {
 	}
 }
 
+// listedPods is how many pods of a workload get a result each before a
+// refused or pending one stands for all the rest.
+const listedPods = 1000
+
 // place creates, admits, schedules and starts the workload's pods.
 func (r *runner) place(ctx context.Context, wl *workload) ([]PodResult, error) {
 	t := newTmpl(wl.sched)
 	notModelled := notModelled(wl.pod, wl.sched)
-	out := make([]PodResult, 0, wl.count)
+	out := make([]PodResult, 0, min(wl.count, listedPods+1))
 	for i := 0; i < wl.count; i++ {
 		if i%4096 == 4095 {
 			if err := ctx.Err(); err != nil {
@@ -155,14 +159,22 @@ func (r *runner) place(ctx context.Context, wl *workload) ([]PodResult, error) {
 		pr := PodResult{Workload: wl.ref, Namespace: wl.ns, Pod: wl.podName(i), NotModelled: notModelled}
 		if msg := wl.refusal(pr.Pod); msg != "" {
 			pr.Rejected, pr.RejectMessage = true, msg
+		} else {
+			var target *node
+			if wl.daemon {
+				target = wl.targets[i]
+			}
+			r.run(t, wl, i, target, &pr)
+		}
+		// A refused or pending pod changes nothing in the cluster: every
+		// later replica gets the same answer. Past the first listedPods
+		// pods, one result stands for the rest, so replicas: 2147483647
+		// costs no more than a full cluster.
+		if (pr.Rejected || pr.Pending) && !wl.daemon && i >= listedPods && i < wl.count-1 {
+			pr.Repeat = wl.count - 1 - i
 			out = append(out, pr)
-			continue
+			break
 		}
-		var target *node
-		if wl.daemon {
-			target = wl.targets[i]
-		}
-		r.run(t, wl, i, target, &pr)
 		out = append(out, pr)
 	}
 	return out, nil

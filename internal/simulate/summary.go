@@ -25,18 +25,18 @@ func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
 		if w == nil {
 			continue
 		}
-		w.Replicas++
+		w.Replicas += p.Pods()
 		switch {
 		case p.Rejected:
-			w.Rejected++
+			w.Rejected += p.Pods()
 			if w.RejectMessage == "" {
 				w.RejectMessage = p.RejectMessage
 			}
 		case p.Pending:
-			w.Pending++
-			if w.Pending == 1 {
+			if w.Pending == 0 {
 				w.PendingMessage, w.Explanation = p.Message, p.Explanation
 			}
+			w.Pending += p.Pods()
 		default:
 			if p.StartFailure != "" {
 				w.StartFailures++

@@ -166,7 +166,7 @@ func groupPods(pods []simulate.PodResult) (pending, rejected, failing []htmlGrou
 			index[k] = g
 			order = append(order, k)
 		}
-		g.Count++
+		g.Count += p.Pods()
 		if len(g.Pods) < htmlListed {
 			g.Pods = append(g.Pods, p.Pod)
 			if p.Node != "" {

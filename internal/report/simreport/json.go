@@ -40,6 +40,7 @@ type jsonPod struct {
 	Feasible      []string `json:"feasible,omitempty"`
 	StartFailure  string   `json:"startFailure"`
 	NotModelled   []string `json:"notModelled,omitempty"`
+	Repeat        int      `json:"repeat,omitempty"` // further identical pods this entry stands for
 }
 
 // WriteJSON writes the result as a SimulationReport (apiVersion

@@ -97,28 +97,28 @@ type outcome struct {
 func groupOutcomes(pods []simulate.PodResult) []outcome {
 	var out []*outcome
 	index := map[string]*outcome{}
-	add := func(what, msg string, expl []string) {
+	add := func(what, msg string, expl []string, n int) {
 		key := what + "\x00" + msg
 		if o := index[key]; o != nil {
-			o.count++
+			o.count += n
 			return
 		}
-		o := &outcome{what: what, message: msg, explanation: expl, count: 1}
+		o := &outcome{what: what, message: msg, explanation: expl, count: n}
 		index[key] = o
 		out = append(out, o)
 	}
 	for _, p := range pods {
 		switch {
 		case p.Rejected:
-			add("rejected", p.RejectMessage, nil)
+			add("rejected", p.RejectMessage, nil, p.Pods())
 		case p.Pending:
 			msg := p.Message
 			if msg == "" {
 				msg = "(no scheduler event)"
 			}
-			add("pending", msg, p.Explanation)
+			add("pending", msg, p.Explanation, p.Pods())
 		case p.StartFailure != "":
-			add("failing at start", p.StartFailure, nil)
+			add("failing at start", p.StartFailure, nil, p.Pods())
 		}
 	}
 	res := make([]outcome, len(out))
