@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/config"
 	"github.com/winkube/winkube/internal/policy"
 	"github.com/winkube/winkube/internal/rule"
 )
@@ -49,11 +51,11 @@ or a registry are listed, with the reason, in the output's comment header.
 
 The admission-policy format needs Kubernetes 1.36 (MutatingAdmissionPolicy
 v1); apply the output with kubectl apply -f.`,
-		Example: `  winkube policy export > winkube-policies.yaml && kubectl apply -f winkube-policies.yaml
+		Example: `  winkube policy export --cluster aks > winkube-policies.yaml && kubectl apply -f winkube-policies.yaml
   winkube policy export --cluster cluster.yaml --mode warn | kubectl apply -f -
-  winkube policy export -o kyverno > kyverno.yaml
-  winkube policy export --output-file admission-policy=vap.yaml --output-file kyverno=kyverno.yaml -q
-  winkube policy export --rules missing-os-pin,missing-windows-toleration --exclude-namespaces kube-system,monitoring`,
+  winkube policy export --cluster gke -o kyverno > kyverno.yaml
+  winkube policy export --cluster eks --output-file admission-policy=vap.yaml --output-file kyverno=kyverno.yaml -q
+  winkube policy export --cluster aks --rules missing-os-pin,missing-windows-toleration --exclude-namespaces kube-system,monitoring`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.validate(); err != nil {
@@ -96,6 +98,12 @@ func (o *policyExportOptions) validate() error {
 	}
 	if err := o.resolve(); err != nil {
 		return err
+	}
+	if o.cluster.Assumed {
+		// lint may assume a cluster and say so; a policy enforces, and
+		// must never deny on an assumption.
+		return usagef("policy export enforces a cluster's Windows taints and builds, which must not be assumed: pass --cluster %s or a cluster file (or set cluster in %s)",
+			strings.Join(cluster.ProfileNames(), "|"), config.FileName)
 	}
 	enabled := o.enabled
 	if len(o.rules) > 0 {

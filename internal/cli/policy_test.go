@@ -11,7 +11,7 @@ import (
 func runPolicy(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = Run(t.Context(), append([]string{"policy", "export"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	code = Run(t.Context(), append([]string{"policy", "export", "--cluster", "reference"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
 	return code, out.String(), errOut.String()
 }
 
@@ -31,6 +31,7 @@ func TestPolicyExport(t *testing.T) {
 			want: []string{"# 2 rules exported:", "- Warn\n", "name: winkube-error\n"}},
 		{name: "kyverno to a file", args: []string{"--output-file", "kyverno=" + file, "-q"}, code: 0, wantFile: "kind: ClusterPolicy\n"},
 		{name: "unknown format", args: []string{"-o", "gatekeeper"}, code: ExitError, wantErr: `--output "gatekeeper"`},
+		{name: "no profile", args: []string{"--cluster", ""}, code: ExitError, wantErr: "must not be assumed: pass --cluster"},
 		{name: "unknown rule", args: []string{"--rules", "no-such-rule"}, code: ExitError, wantErr: `"no-such-rule" is not an enabled rule`},
 		{name: "bad mode", args: []string{"--mode", "deny"}, code: ExitError, wantErr: "--mode"},
 		{name: "bad selector", args: []string{"--namespace-selector", "a=b=c"}, code: ExitError, wantErr: "--namespace-selector"},

@@ -15,7 +15,14 @@ const (
 
 var placementChecks = map[string]exporter{
 	"missing-os-pin": func(winsupport.Model) []check {
-		base := `variables.hybrid && !variables.pinned && (variables.schedLinux || variables.schedWindows) && !(variables.isDaemonSet && variables.os != 'windows')`
+		// Control-plane nodes are always Linux: a non-Windows workload
+		// that selects them (nodeSelector, or every required term) is
+		// pinned in effect, as rules.controlPlaneOnly decides.
+		roles := `['node-role.kubernetes.io/control-plane', 'node-role.kubernetes.io/controlplane', 'node-role.kubernetes.io/master']`
+		terms := `variables.spec.?affinity.?nodeAffinity.?requiredDuringSchedulingIgnoredDuringExecution.?nodeSelectorTerms.orValue([])`
+		controlPlane := `(` + roles + `.exists(k, k in variables.nodeSelector) || (size(` + terms + `) > 0 && ` + terms +
+			`.all(t, t.?matchExpressions.orValue([]).exists(e, e.key in ` + roles + ` && e.operator == 'Exists'))))`
+		base := `variables.hybrid && !variables.pinned && (variables.schedLinux || variables.schedWindows) && !(variables.isDaemonSet && variables.os != 'windows') && !(variables.os != 'windows' && ` + controlPlane + `)`
 		return []check{
 			{expr: base + ` && variables.os == 'windows'`, severity: sev(rule.Error),
 				detail: `'Windows workload (from ' + variables.by + ') has no kubernetes.io/os selector; the scheduler ignores spec.os.name and may bind it to a Linux node'`},

@@ -84,7 +84,8 @@ func TestAdmissionPolicyObjects(t *testing.T) {
 	want := []string{"ConfigMap/winkube-cluster",
 		"ValidatingAdmissionPolicy/winkube-error", "ValidatingAdmissionPolicyBinding/winkube-error",
 		"ValidatingAdmissionPolicy/winkube-warning", "ValidatingAdmissionPolicyBinding/winkube-warning",
-		"ValidatingAdmissionPolicy/winkube-info", "ValidatingAdmissionPolicyBinding/winkube-info",
+		// No exported rule reports at info (windows-linux-path, the one
+		// that did, waits for its CEL to catch up): no info policy.
 		"MutatingAdmissionPolicy/winkube-fix", "MutatingAdmissionPolicyBinding/winkube-fix"}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Errorf("objects (-want +got):\n%s", diff)
