@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -118,6 +119,13 @@ func FuzzSplit(f *testing.F) {
 		docs, err := Split("f.yaml", data, isJSON)
 		if err != nil {
 			t.Fatalf("Split of bytes failed: %v", err)
+		}
+		// The ranges are offsets in the text Split read: UTF-16 input is
+		// decoded first, as fix decodes it before editing.
+		if dec := utf16Source(bufio.NewReader(bytes.NewReader(data))); dec != nil {
+			if data, err = io.ReadAll(dec); err != nil {
+				t.Fatal(err)
+			}
 		}
 		prev := int64(0)
 		for i, d := range docs {
