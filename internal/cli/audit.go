@@ -84,11 +84,7 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := audit.Options{Rules: o.enabled, NoSimulation: o.noSim}
-	if o.k8sVersion != "" || (o.cfg != nil && o.cfg.KubernetesVersion != "") {
-		m := o.model
-		opts.Model = &m
-	}
+	opts := audit.Options{Rules: o.enabled, NoSimulation: o.noSim, Model: o.explicitModel()}
 	res, err := audit.Run(cmd.Context(), snap, opts)
 	if err != nil {
 		return err

@@ -86,13 +86,9 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 			fmt.Fprintf(o.streams.Err, "warning: cannot list %s: %s\n", d.Resource, d.Permission())
 		}
 	}
-	opts := doctor.Options{Rules: o.enabled, CreatingAfter: o.creatingAfter, NoSimulation: o.noSim}
+	opts := doctor.Options{Rules: o.enabled, CreatingAfter: o.creatingAfter, NoSimulation: o.noSim, Model: o.explicitModel()}
 	if len(args) == 1 {
 		opts.Pod = args[0]
-	}
-	if o.k8sVersion != "" || (o.cfg != nil && o.cfg.KubernetesVersion != "") {
-		m := o.model
-		opts.Model = &m
 	}
 	rep, err := doctor.Diagnose(cmd.Context(), snap, opts)
 	if err != nil {

@@ -82,6 +82,16 @@ func (s *scope) resolve() error {
 	return nil
 }
 
+// explicitModel is the support model when a Kubernetes version was given
+// (flag or config), or nil: a live command then takes the server's version.
+func (s *scope) explicitModel() *winsupport.Model {
+	if s.k8sVersion == "" && (s.cfg == nil || s.cfg.KubernetesVersion == "") {
+		return nil
+	}
+	m := s.model
+	return &m
+}
+
 // warnCluster prints the cluster profile's warnings on stderr unless -q.
 func (s *scope) warnCluster(out *output, streams Streams) {
 	for _, w := range s.cluster.Warnings() {
