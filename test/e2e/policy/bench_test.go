@@ -2,8 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"github.com/winkube/winkube/internal/policy"
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
+	"github.com/winkube/winkube/test/bench"
 )
 
 // benchPod is a Windows pod every winkube rule admits: pinned, tolerating
@@ -66,56 +65,16 @@ func BenchmarkPodCreateAdmission(b *testing.B) {
 	for _, ns := range []string{"none", "policies", "validating-only", "webhook"} {
 		for _, workers := range []int{1, 8} {
 			b.Run(fmt.Sprintf("admission=%s/concurrency=%d", ns, workers), func(b *testing.B) {
-				lat := createPods(b, s, ns, workers, &seq)
-				slices.Sort(lat)
-				pct := func(p float64) time.Duration { return lat[int(p*float64(len(lat)-1))] }
-				b.ReportMetric(ms(pct(0.50)), "p50-ms")
-				b.ReportMetric(ms(pct(0.99)), "p99-ms")
+				lat := bench.CreatePods(b, s.kube, ns, workers, func() *corev1.Pod { return benchPod(fmt.Sprintf("bench-%d", seq.Add(1))) })
+				p99 := bench.Percentile(lat, 0.99)
+				b.ReportMetric(bench.Ms(bench.Percentile(lat, 0.50)), "p50-ms")
+				b.ReportMetric(bench.Ms(p99), "p99-ms")
 				if ns == "none" {
-					baseline[workers] = pct(0.99)
+					baseline[workers] = p99
 				} else {
-					b.ReportMetric(ms(pct(0.99)-baseline[workers]), "added-p99-ms")
+					b.ReportMetric(bench.Ms(p99-baseline[workers]), "added-p99-ms")
 				}
 			})
 		}
 	}
 }
-
-func createPods(b *testing.B, s *server, ns string, workers int, seq *atomic.Int64) []time.Duration {
-	b.Helper()
-	lat := make([]time.Duration, b.N)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var failed []error
-	b.ResetTimer()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(b.N) {
-					return
-				}
-				pod := benchPod(fmt.Sprintf("bench-%d", seq.Add(1)))
-				start := time.Now()
-				_, err := s.kube.CoreV1().Pods(ns).Create(b.Context(), pod, metav1.CreateOptions{})
-				lat[i] = time.Since(start)
-				if err != nil {
-					mu.Lock()
-					failed = append(failed, err)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	b.StopTimer()
-	if len(failed) > 0 {
-		b.Fatalf("%d of %d creates in %s failed; the first: %v", len(failed), b.N, ns, failed[0])
-	}
-	return lat
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -4,17 +4,16 @@ import (
 	"bufio"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/webhook"
+	"github.com/winkube/winkube/test/bench"
 	"github.com/winkube/winkube/test/controlplane"
 )
 
@@ -42,68 +41,26 @@ func BenchmarkPodCreateThroughAPIServer(b *testing.B) {
 		for _, workers := range []int{1, 8} {
 			b.Run(fmt.Sprintf("webhook=%v/concurrency=%d", registered, workers), func(b *testing.B) {
 				served := e.webhookSeconds(b)
-				lat := createPods(b, e, workers, &seq)
+				lat := bench.CreatePods(b, e.client, "bench", workers, func() *corev1.Pod { return windowsPod(fmt.Sprintf("bench-%d", seq.Add(1))) })
 				if registered {
 					// Time inside the webhook's handlers (mutate and validate),
 					// from its own histogram: the rest is the API server's calls.
 					b.ReportMetric((e.webhookSeconds(b)-served)*1000/float64(b.N), "in-webhook-ms/op")
 				}
-				slices.Sort(lat)
-				pct := func(p float64) time.Duration { return lat[int(p*float64(len(lat)-1))] }
-				b.ReportMetric(ms(pct(0.50)), "p50-ms")
-				b.ReportMetric(ms(pct(0.99)), "p99-ms")
-				b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
+				p99 := bench.Percentile(lat, 0.99)
+				b.ReportMetric(bench.Ms(bench.Percentile(lat, 0.50)), "p50-ms")
+				b.ReportMetric(bench.Ms(p99), "p99-ms")
+				b.ReportMetric(bench.Ms(lat[len(lat)-1]), "max-ms")
 				if !registered {
-					baseline[workers] = pct(0.99)
+					baseline[workers] = p99
 				} else if base, ok := baseline[workers]; ok {
-					b.ReportMetric(ms(pct(0.99)-base), "added-p99-ms")
+					b.ReportMetric(bench.Ms(p99-base), "added-p99-ms")
 				}
 			})
 		}
 	}
 }
 
-// createPods creates b.N pods from workers goroutines and returns the
-// latency of each create.
-func createPods(b *testing.B, e *e2e, workers int, seq *atomic.Int64) []time.Duration {
-	b.Helper()
-	lat := make([]time.Duration, b.N)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var failed []error
-	b.ResetTimer()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(b.N) {
-					return
-				}
-				pod := windowsPod(fmt.Sprintf("bench-%d", seq.Add(1)))
-				start := time.Now()
-				_, err := e.client.CoreV1().Pods("bench").Create(b.Context(), pod, metav1.CreateOptions{})
-				lat[i] = time.Since(start)
-				if err != nil {
-					mu.Lock()
-					failed = append(failed, err)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	b.StopTimer()
-	if len(failed) > 0 {
-		b.Fatalf("%d of %d creates failed; the first: %v", len(failed), b.N, failed[0])
-	}
-	return lat
-}
-
-// webhookSeconds is the total time the webhook spent answering requests,
-// the sum of its request duration histogram over endpoints.
 func (e *e2e) webhookSeconds(b *testing.B) float64 {
 	b.Helper()
 	tr := &http.Transport{TLSClientConfig: webhookTLS(e.caPEM)}
@@ -131,5 +88,3 @@ func (e *e2e) webhookSeconds(b *testing.B) float64 {
 	}
 	return total
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
