@@ -31,6 +31,12 @@ type Input struct {
 	// Images, when set, gives the kubelet phase the registry's platforms of
 	// each image instead of what its tag implies (--resolve-images).
 	Images rule.ImageLookup
+
+	// Seed, when set, breaks ties between the best-scored nodes at random
+	// with this seed, as a scheduler whose parallel filtering finished in
+	// another order would; nil models the scheduler's order exactly
+	// (feasible nodes in the snapshot's zone-interleaved order).
+	Seed *int64
 }
 
 // Result is the outcome of a simulation.
@@ -74,6 +80,7 @@ type WorkloadResult struct {
 	Line     int         `json:"line,omitempty"`
 	Replicas int         `json:"replicas"`         // pods generated
 	Placed   []PoolCount `json:"placed,omitempty"` // bound pods per pool, sorted by pool
+	Nodes    []NodeCount `json:"nodes,omitempty"`  // bound pods per node, sorted by node
 
 	Rejected      int    `json:"rejected,omitempty"`
 	RejectMessage string `json:"rejectMessage,omitempty"` // of the first rejected pod
@@ -95,6 +102,12 @@ type WorkloadResult struct {
 // PoolCount is a number of pods on one pool.
 type PoolCount struct {
 	Pool  string `json:"pool"`
+	Count int    `json:"count"`
+}
+
+// NodeCount is a number of pods on one node.
+type NodeCount struct {
+	Node  string `json:"node"`
 	Count int    `json:"count"`
 }
 

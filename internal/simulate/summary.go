@@ -20,6 +20,7 @@ func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
 		byRef[wl.ref] = &out[i]
 	}
 	placed := map[string]map[string]int{}
+	onNode := map[string]map[string]int{}
 	for _, p := range pods {
 		w := byRef[p.Workload]
 		if w == nil {
@@ -48,6 +49,10 @@ func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
 				placed[p.Workload] = map[string]int{}
 			}
 			placed[p.Workload][p.Pool]++
+			if onNode[p.Workload] == nil {
+				onNode[p.Workload] = map[string]int{}
+			}
+			onNode[p.Workload][p.Node]++
 		}
 		if w.NotModelled == nil {
 			w.NotModelled = p.NotModelled
@@ -58,6 +63,10 @@ func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
 			out[i].Placed = append(out[i].Placed, PoolCount{Pool: pool, Count: n})
 		}
 		sort.Slice(out[i].Placed, func(a, b int) bool { return out[i].Placed[a].Pool < out[i].Placed[b].Pool })
+		for n, c := range onNode[out[i].Workload] {
+			out[i].Nodes = append(out[i].Nodes, NodeCount{Node: n, Count: c})
+		}
+		sort.Slice(out[i].Nodes, func(a, b int) bool { return out[i].Nodes[a].Node < out[i].Nodes[b].Node })
 	}
 	return out
 }
