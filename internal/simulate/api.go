@@ -37,6 +37,16 @@ type Input struct {
 	// another order would; nil models the scheduler's order exactly
 	// (feasible nodes in the snapshot's zone-interleaved order).
 	Seed *int64
+
+	// FullScoring scores every pod with every score plugin and the
+	// scheduler's node sampling even in clusters of 100 nodes or more,
+	// where by default the faster bucket paths score by resources, node
+	// affinity and taints only.
+	FullScoring bool
+
+	// Profile is the kube-scheduler profile the pods are scheduled with;
+	// nil for the default profile.
+	Profile *Profile
 }
 
 // Result is the outcome of a simulation.

@@ -3,6 +3,8 @@ package simulate
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
@@ -30,6 +32,9 @@ func Run(ctx context.Context, in Input) (*Result, error) {
 type runOptions struct {
 	generic  bool
 	feasible *bool
+	// unscoredSmall leaves small clusters to the bucket paths, so tests
+	// can compare those with judging node by node.
+	unscoredSmall bool
 }
 
 func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
@@ -47,7 +52,14 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 		}
 	}
 	r := &runner{m: m, images: recording(in.Images), rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets}
-	r.prepare(wls)
+	if in.Profile != nil {
+		r.s.prof = in.Profile
+	}
+	if in.Seed != nil {
+		r.s.rand = rand.New(rand.NewPCG(uint64(*in.Seed), 0x5eed))
+	}
+	r.s.images = newNodeImages(r.s.nodes)
+	r.prepare(wls, servicesOf(in.Objects))
 	total := 0
 	for _, wl := range wls {
 		total += wl.count
@@ -57,6 +69,12 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 		r.s.recordFeasible = *opts.feasible
 	}
 	r.s.nodeByNode = opts.generic
+	if in.FullScoring {
+		r.s.scoredBelow = math.MaxInt
+	}
+	if opts.unscoredSmall {
+		r.s.scoredBelow = 0
+	}
 	res := &Result{Version: m.V.String(), Notes: notes}
 	for _, wl := range wls {
 		pods, err := r.place(ctx, wl)
@@ -115,7 +133,7 @@ func (r *runner) lookup() rule.ImageLookup {
 // prepare admits every workload's pod template: the workload's own
 // validation, the pod the controller creates, RuntimeClass admission, and
 // for a DaemonSet the nodes its controller makes pods for.
-func (r *runner) prepare(wls []*workload) {
+func (r *runner) prepare(wls []*workload, services []*corev1.Service) {
 	objs := make([]*manifest.Object, len(wls))
 	for i, wl := range wls {
 		objs[i] = wl.obj
@@ -138,6 +156,8 @@ func (r *runner) prepare(wls []*workload) {
 			wl.forbidden = admitRuntimeClass(wl.pod, r.rcs)
 		}
 		wl.sched = newSchedPod(wl.pod, wl.daemon)
+		sel, own := defaultSelector(wl, wl.pod, services)
+		wl.sched.soft = newSoftSpread(wl.pod, r.s.prof, sel, own)
 	}
 }
 
