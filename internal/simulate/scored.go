@@ -91,7 +91,14 @@ func (s *scheduler) scoredPick(t *tmpl, feasible []*node, statics []static) *nod
 			total[i] += prof.ImageLocality * s.images.score(t.sp, n)
 		}
 	}
-	return feasible[heapRoot(total, &s.scratch.heap)]
+	best := heapRoot(total, &s.scratch.heap)
+	for i, sc := range total {
+		if sc == total[best] && i != best {
+			s.ties++
+			break
+		}
+	}
+	return feasible[best]
 }
 
 // grow returns (*b)[:n], reallocating when it is too small.
@@ -139,6 +146,7 @@ func heapRoot(scores []int64, scratch *[]int) int {
 type scorer struct {
 	prof *Profile
 	rand *rand.Rand // set with Input.Seed
+	ties int        // pods bound by a tie between best nodes
 }
 
 // needsScoring reports whether pods must be scored node by node even in

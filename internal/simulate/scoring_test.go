@@ -165,3 +165,71 @@ profiles:
 		}
 	}
 }
+
+func runNodes(t *testing.T, nodes []*corev1.Node, yaml string, in Input) *Result {
+	t.Helper()
+	in.Nodes, in.Objects = nodes, objects(t, yaml)
+	res, err := Run(t.Context(), in)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+const twoReplicas = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: c, image: nginx, resources: {requests: {cpu: 100m, memory: 128Mi}}}]
+`
+
+// The system default spreading moves the second replica to the smaller
+// node, which resource scores alone would not. For the second pod, big
+// scores LeastAllocated 99 + BalancedAllocation 75 + TaintToleration 3*100
+// + PodTopologySpread 2*66 = 606 and small 97 + 74 + 300 + 2*100 = 671:
+// raw spread scores round(1*ln(4)+2) = 3 and 2, normalized
+// 100*(3+2-s)/3.
+func TestDefaultSpreadingScoresReplicasApart(t *testing.T) {
+	t.Parallel()
+	nodes := []*corev1.Node{testNode("big", nil, nil, "32", "64Gi", 110), testNode("small", nil, nil, "4", "8Gi", 110)}
+	res := runNodes(t, nodes, twoReplicas, Input{})
+	if got := []string{res.Pods[0].Node, res.Pods[1].Node}; got[0] != "big" || got[1] != "small" {
+		t.Errorf("replicas on %v, want [big small]", got)
+	}
+	// Without a selector the scheduler finds no controller or Service
+	// selecting the pod, and spreads by resources only.
+	bare := strings.Replace(strings.Replace(twoReplicas, "kind: Deployment", "kind: Job", 1), "  replicas: 2\n  selector: {matchLabels: {app: web}}\n", "  parallelism: 2\n  completions: 2\n", 1)
+	bare = strings.Replace(bare, "apps/v1", "batch/v1", 1)
+	bare = strings.Replace(bare, "    spec:\n", "    spec:\n      restartPolicy: Never\n", 1)
+	res = runNodes(t, nodes, bare, Input{})
+	if got := []string{res.Pods[0].Node, res.Pods[1].Node}; got[0] != "big" || got[1] != "big" {
+		t.Errorf("Job pods on %v, want [big big]", got)
+	}
+}
+
+func TestTiesAreCountedAndRanged(t *testing.T) {
+	t.Parallel()
+	nodes := []*corev1.Node{testNode("a", nil, nil, "4", "8Gi", 110), testNode("b", nil, nil, "4", "8Gi", 110)}
+	one := strings.Replace(twoReplicas, "replicas: 2", "replicas: 1", 1)
+	res := runNodes(t, nodes, one, Input{TieRuns: 16})
+	if res.Ties != 1 || res.TieRuns != 16 {
+		t.Fatalf("ties %d over %d runs, want 1 over 16", res.Ties, res.TieRuns)
+	}
+	got := fmt.Sprint(res.Workloads[0].Nodes)
+	if got != "[{a 1 0 1} {b 0 0 1}]" {
+		t.Errorf("per-node counts %s, want a 1 (0-1), b 0 (0-1)", got)
+	}
+	// A seed gives one concrete placement, the same every time.
+	for _, seed := range []int64{1, 2, 3} {
+		r1 := runNodes(t, nodes, one, Input{Seed: &seed, TieRuns: 16})
+		r2 := runNodes(t, nodes, one, Input{Seed: &seed})
+		if r1.Pods[0].Node != r2.Pods[0].Node || r1.TieRuns != 0 {
+			t.Errorf("seed %d: %s then %s (tie runs %d)", seed, r1.Pods[0].Node, r2.Pods[0].Node, r1.TieRuns)
+		}
+	}
+}

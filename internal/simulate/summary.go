@@ -64,7 +64,7 @@ func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
 		}
 		sort.Slice(out[i].Placed, func(a, b int) bool { return out[i].Placed[a].Pool < out[i].Placed[b].Pool })
 		for n, c := range onNode[out[i].Workload] {
-			out[i].Nodes = append(out[i].Nodes, NodeCount{Node: n, Count: c})
+			out[i].Nodes = append(out[i].Nodes, NodeCount{Node: n, Count: c, Min: c, Max: c})
 		}
 		sort.Slice(out[i].Nodes, func(a, b int) bool { return out[i].Nodes[a].Node < out[i].Nodes[b].Node })
 	}
