@@ -62,12 +62,21 @@ func benchInput(b *testing.B, nodes, workloads, replicas int) Input {
 // BenchmarkSimulate places 100,000 pods on 5,000 nodes.
 func BenchmarkSimulate(b *testing.B) { benchSimulate(b, 5000, 200, 500) }
 
+// BenchmarkSimulateFullScoring places the same 100,000 pods on 5,000
+// nodes with every score plugin and the scheduler's node sampling.
+func BenchmarkSimulateFullScoring(b *testing.B) { benchSimulateWith(b, 5000, 200, 500, true) }
+
 // BenchmarkSimulateSmall is the real scheduler benchmark's size, for a
 // like-for-like rate.
 func BenchmarkSimulateSmall(b *testing.B) { benchSimulate(b, 500, 100, 50) }
 
 func benchSimulate(b *testing.B, nodes, workloads, replicas int) {
+	benchSimulateWith(b, nodes, workloads, replicas, false)
+}
+
+func benchSimulateWith(b *testing.B, nodes, workloads, replicas int, full bool) {
 	in := benchInput(b, nodes, workloads, replicas)
+	in.FullScoring = full
 	peak := watchPeakHeap()
 	var res *Result
 	for b.Loop() {

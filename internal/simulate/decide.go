@@ -105,8 +105,7 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 	var d decision
 	feasible, statics := s.scratch.feasible[:0], s.scratch.statics[:0]
 	var z normalizer
-	h := histogram{}
-	preemptable, processed := 0, 0
+	processed := 0
 	for i := range cands {
 		if len(feasible) == limit {
 			break
@@ -114,27 +113,33 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 		n := cands[(start+i)%len(cands)]
 		processed++
 		st := s.static(t, n)
-		fail := st.fail
-		if fail == nil {
-			fail = s.dynamic(t, n, aff, spread)
+		if st.fail == nil && s.dynamic(t, n, aff, spread) == nil {
+			feasible = append(feasible, n)
+			statics = append(statics, st)
+			z.see(st)
 		}
-		if fail != nil {
-			h.add(*fail, 1)
-			if fail.resolvable {
-				preemptable++
-			}
-			d.note(n.class, *fail, st.taint, 1)
-			continue
-		}
-		feasible = append(feasible, n)
-		statics = append(statics, st)
-		z.see(st)
 	}
 	s.scratch.feasible, s.scratch.statics = feasible, statics
 	if scoring && len(s.nodes) > 0 {
 		s.nextStart = (s.nextStart + processed) % len(s.nodes)
 	}
 	if len(feasible) == 0 {
+		// Every node was visited and failed: a second pass gathers why,
+		// which a pod that fits somewhere never needs.
+		h := histogram{}
+		preemptable := 0
+		for _, n := range cands {
+			st := s.static(t, n)
+			fail := st.fail
+			if fail == nil {
+				fail = s.dynamic(t, n, aff, spread)
+			}
+			h.add(*fail, 1)
+			if fail.resolvable {
+				preemptable++
+			}
+			d.note(n.class, *fail, st.taint, 1)
+		}
 		if rest := len(s.nodes) - len(cands); restricted && rest > 0 {
 			h[reasonAffinityPlugin] += rest
 		}

@@ -51,20 +51,50 @@
 // node. A test checks that every path chooses what judging every node
 // would.
 //
+// # Scoring
+//
+// Feasible nodes are scored as the default profile of kube-scheduler v1.36
+// scores them, with its weights and normalization: NodeResourcesFit
+// (LeastAllocated, or the configured MostAllocated or
+// RequestedToCapacityRatio over cpu and memory), BalancedAllocation,
+// TaintToleration's PreferNoSchedule, NodeAffinity's preferred terms,
+// PodTopologySpread (the pod's ScheduleAnyway constraints, or the system
+// defaults, hostname maxSkew 3 and zone maxSkew 5, with the selector of
+// the Services and controller that match the pod), InterPodAffinity (the
+// pod's preferred terms, and bound pods' preferred and required affinity
+// terms) and ImageLocality (from nodes' status.images). A
+// KubeSchedulerConfiguration (ParseSchedulerConfig) changes weights,
+// disabled plugins, the fit strategy, the default constraints and
+// InterPodAffinity's arguments. Nodes are visited in the scheduler
+// snapshot's order (zones in turn, nodes in the order they joined) from
+// where the previous pod stopped, and the node bound is the one
+// container/heap leaves at the root of the score heap over the feasible
+// nodes in that order, which is how the scheduler breaks ties when no
+// extender sets a randomizer. Its filters run in parallel, so that order
+// can differ from run to run; a seed shuffles it, and Input.TieRuns
+// seeded runs give each node's range where ties decided.
+//
+// Under 100 nodes the scheduler scores every feasible node, and so does
+// winkube. From 100 nodes it stops filtering after
+// percentageOfNodesToScore's share of feasible nodes; winkube models that
+// sampling with Input.FullScoring, a seed or a custom profile. By default
+// it places pods in large clusters by the bucket paths above, scoring
+// every feasible node by resources, node affinity and taints, because
+// scoring every plugin node by node costs about 0.1 ms per pod at 5,000
+// nodes and the choice among good nodes is not reproducible there anyway.
+//
 // # Where the model differs from kube-scheduler
 //
-//   - Ties. kube-scheduler picks at random among the best-scored nodes;
-//     winkube picks the first by name, so runs are reproducible.
-//   - Sampling. Above 100 nodes kube-scheduler scores only a share of the
-//     feasible nodes (percentageOfNodesToScore); winkube scores them all.
-//     Feasibility, and so every FailedScheduling message, is unaffected.
-//   - Scores. winkube scores with NodeResourcesFit (LeastAllocated),
-//     NodeResourcesBalancedAllocation, NodeAffinity's preferred terms and
-//     TaintToleration's PreferNoSchedule, with the default weights; it
-//     leaves out PodTopologySpread scoring (including the system default
-//     spreading of a workload's replicas), InterPodAffinity's preferred
-//     terms and ImageLocality. Where those would decide, replicas may land
-//     on different nodes of equal fit.
+//   - Ties and order. The filters' parallel workers finish in an order
+//     winkube takes to be the snapshot's; a real run may bind another of
+//     the equally scored nodes, within the reported range.
+//   - Large clusters. See Scoring: without --full-scoring, topology
+//     spreading and inter-pod preferences are not scored from 100 nodes.
+//   - Opportunistic batching (on by default since 1.35) reuses an earlier
+//     pod's scores only for pods the default profile can sign, which
+//     excludes every pod under the system default spreading; a custom
+//     profile without default constraints could batch where winkube
+//     rescores.
 //   - Priority and preemption. Every pod has the same priority, so
 //     preemption never finds a victim: the message reports "No preemption
 //     victims found" for nodes it could have helped, as a real cluster of

@@ -27,6 +27,11 @@ type node struct {
 	pods   []*placed
 	ports  []hostPort // host ports in use
 	bucket *bucket
+
+	// balanceWithout caches BalancedAllocation's balance of the node's
+	// own usage until the usage changes.
+	balanceWithout int64
+	balanceValid   bool
 }
 
 // class is a set of nodes the static filters cannot tell apart: the same

@@ -216,6 +216,7 @@ func (s *scheduler) move(n *node, p *placed, delta int64) (from, to *bucket) {
 	sp := p.sp
 	from = n.bucket
 	n.class.leave(n)
+	n.balanceValid = false
 	n.used.MilliCPU += delta * sp.req.MilliCPU
 	n.used.Memory += delta * sp.req.Memory
 	n.used.Ephemeral += delta * sp.req.Ephemeral

@@ -47,21 +47,27 @@ func balanced(sp *schedPod, n *node) int64 {
 		return 0
 	}
 	with := balance(n.used.MilliCPU+sp.req.MilliCPU, n.used.Memory+sp.req.Memory, n)
-	without := balance(n.used.MilliCPU, n.used.Memory, n)
+	if !n.balanceValid {
+		n.balanceWithout, n.balanceValid = balance(n.used.MilliCPU, n.used.Memory, n), true
+	}
+	without := n.balanceWithout
 	return maxNodeScore/2 + (maxNodeScore/2+with-without)/2
 }
 
 func balance(cpu, mem int64, n *node) int64 {
-	var fractions []float64
-	for _, r := range [2][2]int64{{cpu, n.alloc.MilliCPU}, {mem, n.alloc.Memory}} {
-		if r[1] == 0 {
-			continue
-		}
-		fractions = append(fractions, math.Min(float64(r[0])/float64(r[1]), 1))
+	if n.alloc.MilliCPU == 0 || n.alloc.Memory == 0 {
+		return maxNodeScore // one fraction or none: no deviation
 	}
-	std := 0.0
-	if len(fractions) == 2 {
-		std = math.Abs((fractions[0] - fractions[1]) / 2)
+	c, m := float64(cpu)/float64(n.alloc.MilliCPU), float64(mem)/float64(n.alloc.Memory)
+	if c > 1 {
+		c = 1
+	}
+	if m > 1 {
+		m = 1
+	}
+	std := (c - m) / 2
+	if std < 0 {
+		std = -std
 	}
 	return int64((1 - std) * maxNodeScore)
 }

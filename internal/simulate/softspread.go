@@ -201,7 +201,27 @@ func (sc *softCounts) add(s *scheduler, t *tmpl, p *placed, delta int32) {
 func (s *scheduler) softScores(t *tmpl, feasible []*node, out []int64) {
 	ss := t.sp.soft
 	sc := s.softState(t)
-	ignored := func(n *node) bool { return ss.requireAll && !ss.hasKeys(n.obj.Labels) }
+	var tis [2]*topoIndex // the constraints' label indexes (at most two in practice)
+	index := func(i int) *topoIndex {
+		if i < len(tis) {
+			if tis[i] == nil {
+				tis[i] = s.topology(ss.constraints[i].key)
+			}
+			return tis[i]
+		}
+		return s.topology(ss.constraints[i].key)
+	}
+	ignored := func(n *node) bool {
+		if !ss.requireAll {
+			return false
+		}
+		for i := range ss.constraints {
+			if index(i).ids[n.idx] < 0 {
+				return true
+			}
+		}
+		return false
+	}
 	weights := make([]float64, len(ss.constraints)) // one or two
 	scored := 0
 	for _, n := range feasible {
@@ -212,22 +232,22 @@ func (s *scheduler) softScores(t *tmpl, feasible []*node, out []int64) {
 	for i, c := range ss.constraints {
 		size := scored
 		if c.key != corev1.LabelHostname {
-			ti := s.topology(c.key)
+			ti := index(i)
 			seen := growBools(&s.scratch.seen, ti.values)
 			size = 0
+			missing := false
 			for _, n := range feasible {
-				if id := ti.ids[n.idx]; !ignored(n) && id >= 0 && !seen[id] {
+				id := ti.ids[n.idx]
+				switch {
+				case id < 0:
+					missing = true
+				case !seen[id] && !ignored(n):
 					seen[id] = true
 					size++
 				}
 			}
-			if !ss.requireAll {
-				for _, n := range feasible {
-					if ti.ids[n.idx] < 0 {
-						size++ // nodes without the key share the value ""
-						break
-					}
-				}
+			if missing && !ss.requireAll {
+				size++ // nodes without the key share the value ""
 			}
 		}
 		weights[i] = math.Log(float64(size + 2))
@@ -240,17 +260,14 @@ func (s *scheduler) softScores(t *tmpl, feasible []*node, out []int64) {
 		}
 		var f float64
 		for i, c := range ss.constraints {
+			id := index(i).ids[n.idx]
+			if id < 0 {
+				continue
+			}
 			var cnt int64
 			if c.key == corev1.LabelHostname {
-				if _, ok := n.obj.Labels[c.key]; !ok {
-					continue
-				}
 				cnt = int64(sc.perNode[i][n.idx])
 			} else {
-				id := s.topology(c.key).ids[n.idx]
-				if id < 0 {
-					continue
-				}
 				cnt = sc.perTopo[i][id]
 			}
 			f += float64(cnt)*weights[i] + float64(c.maxSkew-1)
