@@ -139,6 +139,8 @@ type run struct {
 	raw       map[*manifest.Object]*manifest.Document // the text of objects kept without their node tree
 	summaries []rule.Summary
 	unread    []*manifest.Error
+	evidence  evidence // what the input's Windows workloads tolerate
+	held      []held   // findings waiting for the whole input (rule.Pass.Later)
 }
 
 type seqFinding struct {
@@ -241,12 +243,14 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 	r.mu.Unlock()
 
 	var out []rule.Finding
+	var hs []held
 	emit := func(f rule.Finding) { out = append(out, f) }
 	// Object rules run on untyped kinds too (GMSACredentialSpec names,
 	// removed API versions); a rule that needs the typed object checks it.
 	for _, ru := range r.objRules[o.Kind] {
-		ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit})
+		ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit, Defer: holder(ru, &hs)})
 	}
+	r.hold(seq, hs)
 	if w := o.Workload(); w != nil {
 		// A workload naming a RuntimeClass waits until the whole input is
 		// read, so it sees the class the input order decides, whatever the
@@ -260,7 +264,7 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 			r.deferred = append(r.deferred, d)
 			r.mu.Unlock()
 		} else {
-			out = append(out, r.checkWorkload(o, w)...)
+			out = append(out, r.checkWorkload(seq, o, w)...)
 		}
 	}
 	r.add(seq, out)
@@ -281,16 +285,22 @@ func (r *run) facts(w *manifest.Workload) target.Facts {
 	return target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: r.opts.Cluster, Model: r.opts.Model})
 }
 
-func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Finding {
+// checkWorkload runs the workload rules over the workload at input
+// position seq and returns their findings; the findings they hold until
+// the input is read are kept by the run.
+func (r *run) checkWorkload(seq int, o *manifest.Object, w *manifest.Workload) []rule.Finding {
 	facts := r.facts(w)
 	var out []rule.Finding
+	var hs []held
 	emit := func(f rule.Finding) { out = append(out, f) }
 	for _, ru := range r.workload {
-		ru.Workload(&rule.Pass{Rule: ru, Object: o, Workload: w, Target: &facts, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit})
+		ru.Workload(&rule.Pass{Rule: ru, Object: o, Workload: w, Target: &facts, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit, Defer: holder(ru, &hs)})
 	}
+	r.hold(seq, hs)
 	ns := o.Namespace
 	r.mu.Lock()
 	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS})
+	r.evidence.count(&facts)
 	r.mu.Unlock()
 	return out
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // The end of a run: findings settled against their objects, the workloads
-// that waited for every RuntimeClass, the cross-object rules, and the
-// findings back in input order.
+// that waited for every RuntimeClass, the findings held until the input was
+// read, the cross-object rules, and the findings back in input order.
 
 // full returns obj with its node tree, decoding its document again when
 // the run kept only the text.
@@ -69,9 +69,10 @@ func (r *run) finish() *Result {
 			o = reread(d.doc, d.item)
 		}
 		if w := o.Workload(); w != nil {
-			r.add(d.seq, r.checkWorkload(o, w))
+			r.add(d.seq, r.checkWorkload(d.seq, o, w))
 		}
 	}
+	r.release()
 	var out []rule.Finding
 	emit := func(f rule.Finding) { out = append(out, f) }
 	for _, ru := range r.corpus {
