@@ -89,7 +89,7 @@ var SACImageEOL = &rule.Rule{
 				// image to us, and we say both.
 				fd.Message = fmt.Sprintf("image %q is built for %s, an end-of-life Semi-Annual Channel release: it gets no security updates and cannot start on %s",
 					img.Ref, buildName(p, b.Build), hostList(bad, false))
-				fd.Hint = "under process isolation a container needs a host that runs its build, else: " + winsupport.HostOSMismatch
+				fd.Hint = "under process isolation a container starts only on a host that runs its build; elsewhere: " + winsupport.HostOSMismatch
 				fd = fd.WithSeverity(rule.Error)
 			}
 			if ltsc, ok := p.Model.LTSCFor(p.Cluster.WindowsBuilds()); ok {
