@@ -120,8 +120,10 @@ func openReason(pool cluster.Pool) string {
 // a toleration of any known convention is evidence of the cluster the
 // workload was written for, and a workload with none gets a warning that
 // names the assumed taint. It decides f, the finding at the tolerations'
-// path, and reports whether to keep it.
-func assumedToleration(in *rule.Evidence, tols []corev1.Toleration, path string, f *rule.Finding) bool {
+// path, and reports whether to keep it. A DaemonSet's pods do not wait
+// Pending: its controller creates none for a node whose taint they do not
+// tolerate, so the message says that.
+func assumedToleration(in *rule.Evidence, tols []corev1.Toleration, path string, daemonSet bool, f *rule.Finding) bool {
 	if c := in.WindowsTaint; c != nil {
 		if tolerates(tols, &c.Taint) {
 			return false
@@ -129,6 +131,10 @@ func assumedToleration(in *rule.Evidence, tols []corev1.Toleration, path string,
 		t := c.Taint
 		f.Message = fmt.Sprintf("%d of %d Windows workloads in this input tolerate %s; this one does not, so on nodes with that taint its pods stay Pending",
 			c.Tolerating, in.WindowsWorkloads, taintString(t))
+		if daemonSet {
+			f.Message = fmt.Sprintf("%d of %d Windows workloads in this input tolerate %s; this DaemonSet does not, so it runs no pod on nodes with that taint",
+				c.Tolerating, in.WindowsWorkloads, taintString(t))
+		}
 		f.Hint = "no cluster profile was given, so the input's own convention stands for your cluster's: tolerate it too, or pass --cluster aks|eks|gke|openshift or a cluster file"
 		if _, ok := caseOnlyMismatch(tols, t); ok {
 			f.Hint = "its toleration differs from the taint only in letter case, and taints are case-sensitive; " + f.Hint
@@ -144,6 +150,9 @@ func assumedToleration(in *rule.Evidence, tols []corev1.Toleration, path string,
 	}
 	t := cluster.WindowsTaint
 	f.Message = fmt.Sprintf("if your Windows nodes carry the recommended taint %s, this workload's pods stay Pending: it tolerates no Windows taint", taintString(t))
+	if daemonSet {
+		f.Message = fmt.Sprintf("if your Windows nodes carry the recommended taint %s, this DaemonSet runs no pod on them: it tolerates no Windows taint", taintString(t))
+	}
 	f.Hint = "no cluster profile was given, so the taint is assumed; AKS and EKS add none by default, GKE uses node.kubernetes.io/os=windows, OpenShift os=Windows: pass --cluster aks|eks|gke|openshift or a cluster file"
 	f.Fix = tolerateFix(t, path)
 	*f = f.WithSeverity(rule.Warning)
