@@ -110,7 +110,7 @@ func runInputs(ctx context.Context, inputs []manifest.Input, pathErrs []*manifes
 func Check(objs []*manifest.Object, opts Options) *Result {
 	r := newRun(opts)
 	for i, o := range objs {
-		r.object(i, o, nil)
+		r.object(i, o, nil, nil)
 	}
 	return r.finish()
 }
@@ -187,8 +187,9 @@ func (r *run) document(j job) {
 	for _, e := range errs {
 		r.loadError(j.seq, e)
 	}
+	ph := placeholderFields(errs)
 	for _, o := range objs {
-		r.object(j.seq, o, &j.doc)
+		r.object(j.seq, o, &j.doc, ph)
 	}
 }
 
@@ -217,8 +218,9 @@ func (r *run) loadError(seq int, e *manifest.Error) {
 // object checks one object. doc, when given, is the document it came
 // from: what the run must keep of it until the end (a Service for the
 // cross-object rules, a workload waiting for its RuntimeClass) is kept as
-// that text rather than as the parsed object.
-func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
+// that text rather than as the parsed object. ph are the document's
+// placeholder values, which load-error reports and no other rule.
+func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document, ph map[position]bool) {
 	r.mu.Lock()
 	r.objects++
 	if rc, ok := o.Typed.(*nodev1.RuntimeClass); ok {
@@ -250,6 +252,7 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 	for _, ru := range r.objRules[o.Kind] {
 		ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit, Defer: holder(ru, &hs)})
 	}
+	out = withoutPlaceholderFields(o, out, ph)
 	r.hold(seq, hs)
 	if w := o.Workload(); w != nil {
 		// A workload naming a RuntimeClass waits until the whole input is
@@ -264,7 +267,7 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 			r.deferred = append(r.deferred, d)
 			r.mu.Unlock()
 		} else {
-			out = append(out, r.checkWorkload(seq, o, w)...)
+			out = append(out, withoutPlaceholderFields(o, r.checkWorkload(seq, o, w), ph)...)
 		}
 	}
 	r.add(seq, out)

@@ -130,3 +130,24 @@ func TestOneObjectSetsNoConvention(t *testing.T) {
 		}
 	}
 }
+
+// A field holding an unfilled placeholder is load-error's alone: a rule
+// judging the same value says nothing, whether the workload is checked at
+// once or waits for its RuntimeClass; the rest of the object is checked.
+func TestPlaceholderFieldReportedOnce(t *testing.T) {
+	t.Parallel()
+	doc := func(name, rc string) string {
+		return fmt.Sprintf("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\nspec:\n%s  containers:\n  - name: app\n    image: <image-name>\n  - name: side\n    image: busybox:1.36\n", name, rc)
+	}
+	dir := write(t, map[string]string{"a.yaml": doc("now", "") + "---\n" + doc("later", "  runtimeClassName: windows\n")})
+	got := run(t, 2, []*rule.Rule{loadError, images}, dir)
+	want := []seen{
+		{engine.LoadErrorID, "a.yaml", 8, 12, `image: placeholder "<image-name>" was never filled in`, false},
+		{"images", "a.yaml", 10, 5, "image busybox:1.36", false},
+		{engine.LoadErrorID, "a.yaml", 20, 12, `image: placeholder "<image-name>" was never filled in`, false},
+		{"images", "a.yaml", 22, 5, "image busybox:1.36", false},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Error(d)
+	}
+}
