@@ -133,3 +133,29 @@ func TestOneFindingPerImage(t *testing.T) {
 		t.Errorf("findings per image line (-want +got):\n%s", d)
 	}
 }
+
+// TestPlaceholderOnce: with the whole suite, a field holding an unfilled
+// placeholder is reported by load-error alone, not again by the rule that
+// judges its format.
+func TestPlaceholderOnce(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join("testdata", "load-error", "placeholder-name.yaml")
+	ins, errs := manifest.Inputs([]string{path}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	res, err := engine.Run(t.Context(), ins, engine.Options{Rules: Suite(), Cluster: cluster.Reference(), Model: winsupport.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[int][]string{}
+	for _, f := range res.Findings {
+		if f.Line == 7 || f.Line == 14 {
+			per[f.Line] = append(per[f.Line], f.Rule)
+		}
+	}
+	want := map[int][]string{7: {LoadError.ID}, 14: {LoadError.ID}}
+	if d := cmp.Diff(want, per); d != "" {
+		t.Errorf("findings on the placeholder lines (-want +got):\n%s", d)
+	}
+}
