@@ -87,9 +87,9 @@ var SACImageEOL = &rule.Rule{
 			if bad := sacHosts(f, slicesConcat(pools, pins), b.Build); len(bad) > 0 && !guessed {
 				// One finding per cause: image-build-mismatch leaves this
 				// image to us, and we say both.
-				fd.Message = fmt.Sprintf("image %q is built for %s, an end-of-life Semi-Annual Channel release: it gets no security updates and cannot start on %s",
+				fd.Message = fmt.Sprintf("image %q is built for %s, an end-of-life Semi-Annual Channel release that cannot start on %s",
 					img.Ref, buildName(p, b.Build), hostList(bad, false))
-				fd.Hint = "under process isolation a container starts only on a host that runs its build; elsewhere: " + winsupport.HostOSMismatch
+				fd.Hint = "the release gets no security updates, and under process isolation a container starts only on a host that runs its build; elsewhere: " + winsupport.HostOSMismatch
 				fd = fd.WithSeverity(rule.Error)
 			}
 			if ltsc, ok := p.Model.LTSCFor(p.Cluster.WindowsBuilds()); ok {
