@@ -13,5 +13,13 @@
 //
 // Targeting facts are derived once per workload (package target) and
 // shared by every rule. Load errors become load-error findings and the rest
-// of the input is still checked.
+// of the input is still checked; a field whose value is an unfilled
+// placeholder is load-error's alone, no other rule reports it.
+//
+// The input is evidence too: the engine counts which Windows taint
+// conventions the Windows workloads tolerate and, once the input is read,
+// sums that up in one rule.Evidence per run. A rule that needs it holds
+// its finding (rule.Pass.Later) and decides it then; only the decision and
+// the few fields it keeps wait, not the object. One object alone (the
+// webhook's) is never evidence about itself.
 package engine

@@ -110,7 +110,7 @@ func runInputs(ctx context.Context, inputs []manifest.Input, pathErrs []*manifes
 func Check(objs []*manifest.Object, opts Options) *Result {
 	r := newRun(opts)
 	for i, o := range objs {
-		r.object(i, o, nil)
+		r.object(i, o, nil, nil)
 	}
 	return r.finish()
 }
@@ -139,6 +139,8 @@ type run struct {
 	raw       map[*manifest.Object]*manifest.Document // the text of objects kept without their node tree
 	summaries []rule.Summary
 	unread    []*manifest.Error
+	evidence  evidence // what the input's Windows workloads tolerate
+	held      []held   // findings waiting for the whole input (rule.Pass.Later)
 }
 
 type seqFinding struct {
@@ -185,8 +187,9 @@ func (r *run) document(j job) {
 	for _, e := range errs {
 		r.loadError(j.seq, e)
 	}
+	ph := placeholderFields(errs)
 	for _, o := range objs {
-		r.object(j.seq, o, &j.doc)
+		r.object(j.seq, o, &j.doc, ph)
 	}
 }
 
@@ -215,8 +218,9 @@ func (r *run) loadError(seq int, e *manifest.Error) {
 // object checks one object. doc, when given, is the document it came
 // from: what the run must keep of it until the end (a Service for the
 // cross-object rules, a workload waiting for its RuntimeClass) is kept as
-// that text rather than as the parsed object.
-func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
+// that text rather than as the parsed object. ph are the document's
+// placeholder values, which load-error reports and no other rule.
+func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document, ph map[position]bool) {
 	r.mu.Lock()
 	r.objects++
 	if rc, ok := o.Typed.(*nodev1.RuntimeClass); ok {
@@ -241,12 +245,15 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 	r.mu.Unlock()
 
 	var out []rule.Finding
+	var hs []held
 	emit := func(f rule.Finding) { out = append(out, f) }
 	// Object rules run on untyped kinds too (GMSACredentialSpec names,
 	// removed API versions); a rule that needs the typed object checks it.
 	for _, ru := range r.objRules[o.Kind] {
-		ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit})
+		ru.Object(&rule.Pass{Rule: ru, Object: o, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit, Defer: holder(ru, &hs)})
 	}
+	out = withoutPlaceholderFields(o, out, ph)
+	r.hold(seq, hs)
 	if w := o.Workload(); w != nil {
 		// A workload naming a RuntimeClass waits until the whole input is
 		// read, so it sees the class the input order decides, whatever the
@@ -260,7 +267,7 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document) {
 			r.deferred = append(r.deferred, d)
 			r.mu.Unlock()
 		} else {
-			out = append(out, r.checkWorkload(o, w)...)
+			out = append(out, withoutPlaceholderFields(o, r.checkWorkload(seq, o, w), ph)...)
 		}
 	}
 	r.add(seq, out)
@@ -281,16 +288,22 @@ func (r *run) facts(w *manifest.Workload) target.Facts {
 	return target.Resolve(target.Input{Spec: w.Spec, SpecPath: w.SpecPath, RuntimeClass: rc, Cluster: r.opts.Cluster, Model: r.opts.Model})
 }
 
-func (r *run) checkWorkload(o *manifest.Object, w *manifest.Workload) []rule.Finding {
+// checkWorkload runs the workload rules over the workload at input
+// position seq and returns their findings; the findings they hold until
+// the input is read are kept by the run.
+func (r *run) checkWorkload(seq int, o *manifest.Object, w *manifest.Workload) []rule.Finding {
 	facts := r.facts(w)
 	var out []rule.Finding
+	var hs []held
 	emit := func(f rule.Finding) { out = append(out, f) }
 	for _, ru := range r.workload {
-		ru.Workload(&rule.Pass{Rule: ru, Object: o, Workload: w, Target: &facts, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit})
+		ru.Workload(&rule.Pass{Rule: ru, Object: o, Workload: w, Target: &facts, Cluster: r.opts.Cluster, Model: r.opts.Model, Images: r.opts.Images, Emit: emit, Defer: holder(ru, &hs)})
 	}
+	r.hold(seq, hs)
 	ns := o.Namespace
 	r.mu.Lock()
 	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS})
+	r.evidence.count(&facts)
 	r.mu.Unlock()
 	return out
 }

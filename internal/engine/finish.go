@@ -9,8 +9,8 @@ import (
 )
 
 // The end of a run: findings settled against their objects, the workloads
-// that waited for every RuntimeClass, the cross-object rules, and the
-// findings back in input order.
+// that waited for every RuntimeClass, the findings held until the input was
+// read, the cross-object rules, and the findings back in input order.
 
 // full returns obj with its node tree, decoding its document again when
 // the run kept only the text.
@@ -29,13 +29,19 @@ func (r *run) full(obj *manifest.Object) *manifest.Object {
 
 // reread decodes a document again and returns its object (or List item).
 func reread(doc *manifest.Document, item int) *manifest.Object {
-	objs, _ := manifest.Decode(*doc)
+	o, _ := rereadWithPlaceholders(doc, item)
+	return o
+}
+
+// rereadWithPlaceholders is reread with the document's placeholder values.
+func rereadWithPlaceholders(doc *manifest.Document, item int) (*manifest.Object, map[position]bool) {
+	objs, errs := manifest.Decode(*doc)
 	for _, o := range objs {
 		if o.Item == item {
-			return o
+			return o, placeholderFields(errs)
 		}
 	}
-	return &manifest.Object{File: doc.File, Doc: doc.Index, Item: item, Root: &manifest.Node{}}
+	return &manifest.Object{File: doc.File, Doc: doc.Index, Item: item, Root: &manifest.Node{}}, nil
 }
 
 // settle resolves the findings' positions and suppression while their
@@ -64,14 +70,15 @@ func (r *run) settle(fs []rule.Finding) {
 
 func (r *run) finish() *Result {
 	for _, d := range r.deferred {
-		o := d.obj
+		o, ph := d.obj, map[position]bool(nil)
 		if o == nil {
-			o = reread(d.doc, d.item)
+			o, ph = rereadWithPlaceholders(d.doc, d.item)
 		}
 		if w := o.Workload(); w != nil {
-			r.add(d.seq, r.checkWorkload(o, w))
+			r.add(d.seq, withoutPlaceholderFields(o, r.checkWorkload(d.seq, o, w), ph))
 		}
 	}
+	r.release()
 	var out []rule.Finding
 	emit := func(f rule.Finding) { out = append(out, f) }
 	for _, ru := range r.corpus {

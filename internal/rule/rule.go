@@ -120,6 +120,9 @@ type Pass struct {
 	// unless the run resolves images (--resolve-images).
 	Images ImageLookup
 	Emit   func(Finding)
+	// Defer holds a finding until the whole input is read (see Later);
+	// set by the engine's runs, nil where an object is checked alone.
+	Defer func(Finding, Decide)
 }
 
 // ImageLookup resolves an image reference to its digest and platforms.

@@ -20,7 +20,7 @@ var ImageBuildMismatch = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.Images,
 	Doc: rule.Doc{
-		What: "Reports containers whose image is built for a Windows build (by its tag: ltsc2019, 1809, ltsc2022, 10.0.20348, ...; or, with --resolve-images, by the os.version of the registry's platform entries) that a Windows pool the workload can land on does not run (the cluster's Windows pools its node.kubernetes.io/windows-build constraints admit, or the build it pins even when the cluster has no such pool). The rule is containerd's: before Windows Server 2022 the builds must be equal; from 2022 on a host runs images from the previous LTSC up to its own build, so an ltsc2022 image runs on Windows Server 2025. With registry data the node pulls the matching entry with the greatest os.version, ignoring the win32k feature. HostProcess containers are exempt: they run on the host, not in a container OS. Under a Hyper-V RuntimeClass an older image on a newer host is allowed and reported as info, since upstream Kubernetes does not support Hyper-V isolation.",
+		What: "Reports containers whose image is built for a Windows build (by its tag: ltsc2019, 1809, ltsc2022, 10.0.20348, ...; or, with --resolve-images, by the os.version of the registry's platform entries) that a Windows pool the workload can land on does not run (the cluster's Windows pools its node.kubernetes.io/windows-build constraints admit, or the build it pins even when the cluster has no such pool). The rule is containerd's: before Windows Server 2022 the builds must be equal; from 2022 on a host runs images from the previous LTSC up to its own build, so an ltsc2022 image runs on Windows Server 2025. With registry data the node pulls the matching entry with the greatest os.version, ignoring the win32k feature. HostProcess containers are exempt: they run on the host, not in a container OS. Images of an end-of-life Semi-Annual Channel build are left to sac-image-eol, which says both in one finding. Under a Hyper-V RuntimeClass an older image on a newer host is allowed and reported as info, since upstream Kubernetes does not support Hyper-V isolation.",
 		Why:  "A process-isolated Windows container shares the host's kernel, so its image must be built for a build the host's kernel serves. Otherwise containerd finds no entry of the image index for the node (`no match for platform in manifest: not found`) or the container fails to start with `the container operating system does not match the host operating system`, after the image (gigabytes for Server Core) has been pulled.",
 		Fix:  "Use an image for a build the node runs (on Windows Server 2025: ltsc2022 or ltsc2025), pin the workload to the image's build (nodeSelector node.kubernetes.io/windows-build), or publish a multi-platform index with one entry per build.",
 		Sources: []string{
@@ -42,6 +42,9 @@ var ImageBuildMismatch = &rule.Rule{
 				return
 			}
 			path := cp.Child("image")
+			if b, _ := eolSAC(p, withRegistry(p, p.Model.ParseImage(c.Image))); b != nil {
+				return // one finding per cause: sac-image-eol says both
+			}
 			if r, ok := registryImage(p, c.Image); ok {
 				reportRegistryMismatch(p, r, path, pools, pins)
 				return

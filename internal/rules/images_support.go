@@ -63,7 +63,7 @@ var SACImageEOL = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Images,
 	Doc: rule.Doc{
-		What: "Reports container images whose tag names an end-of-life Windows Server Semi-Annual Channel build (1709, 1803, 1903, 1909, 2004, 20H2) in any tag form (:1803, -1803, windowsservercore-20H2; for an image of unknown platform, only when the workload is Windows-bound, so a Linux 1903 version tag is not misread) and suggests the LTSC tag: the newest LTSC build of the cluster's Windows pools that the selected Kubernetes version supports, or else the newest it supports.",
+		What: "Reports container images whose tag names an end-of-life Windows Server Semi-Annual Channel build (1709, 1803, 1903, 1909, 2004, 20H2) in any tag form (:1803, -1803, windowsservercore-20H2; for an image of unknown platform, only when the workload is Windows-bound, so a Linux 1903 version tag is not misread) and suggests the LTSC tag: the newest LTSC build of the cluster's Windows pools that the selected Kubernetes version supports, or else the newest it supports. When the image's build is known (a Windows image, not a build guessed from a private tag) and a Windows pool the workload can land on (or a build it pins) does not run it, the finding is an error that says so too: image-build-mismatch leaves such images to this rule, one finding per cause.",
 		Why:  "Semi-Annual Channel releases had 18 months of support and are all out of it: their images get no security updates, and no supported Kubernetes node runs those builds, so under process isolation the image cannot start on a current node.",
 		Fix:  "Move to the LTSC tag (mcr.microsoft.com/windows/servercore:ltsc2022, nanoserver:ltsc2022); `winkube fix --unsafe` rewrites Microsoft images' tags, as a base image change needs a rebuild and a test.",
 		Sources: []string{
@@ -72,17 +72,26 @@ var SACImageEOL = &rule.Rule{
 		},
 	},
 	Workload: func(p *rule.Pass) {
+		f := p.Target
+		var pools, pins []buildHost
+		if !f.HostProcess && schedulableOn(f, target.Windows) && !f.Is(target.Linux) {
+			pools, pins = buildHosts(p)
+		}
 		eachImage(p, func(img winsupport.Image, path *field.Path) {
-			b := img.Build
-			if b == nil && p.Target.Is(target.Windows) {
-				// A Windows workload's "app:1.0-1803" names a build too.
-				b = p.Model.WindowsTagBuild(img.Ref)
-			}
-			if b == nil || b.Channel != winsupport.SAC || !b.EOL {
+			b, guessed := eolSAC(p, img)
+			if b == nil {
 				return
 			}
 			fd := rule.Finding{Path: rule.Path(path),
 				Message: fmt.Sprintf("image %q is built for %s, an end-of-life Semi-Annual Channel release that gets no security updates", img.Ref, buildName(p, b.Build))}
+			if bad := sacHosts(f, slicesConcat(pools, pins), b.Build); len(bad) > 0 && !guessed {
+				// One finding per cause: image-build-mismatch leaves this
+				// image to us, and we say both.
+				fd.Message = fmt.Sprintf("image %q is built for %s, an end-of-life Semi-Annual Channel release that cannot start on %s",
+					img.Ref, buildName(p, b.Build), hostList(bad, false))
+				fd.Hint = "the release gets no security updates, and under process isolation a container starts only on a host that runs its build; elsewhere: " + winsupport.HostOSMismatch
+				fd = fd.WithSeverity(rule.Error)
+			}
 			if ltsc, ok := p.Model.LTSCFor(p.Cluster.WindowsBuilds()); ok {
 				if ref, ok := p.Model.Retag(img.Ref, ltsc); ok {
 					fd.Message += fmt.Sprintf("; use the LTSC tag %q", ref)
@@ -98,6 +107,34 @@ var SACImageEOL = &rule.Rule{
 			p.Report(fd)
 		})
 	},
+}
+
+// eolSAC returns the end-of-life Semi-Annual Channel build an image is
+// built for, nil if it is not. guessed says the build was read from the
+// tag of an image of unknown platform in a Windows workload
+// ("app:1.0-1803"): enough to warn of the release, not to say where the
+// image cannot start.
+func eolSAC(p *rule.Pass, img winsupport.Image) (b *winsupport.Build, guessed bool) {
+	b = img.Build
+	if b == nil && p.Target.Is(target.Windows) {
+		b, guessed = p.Model.WindowsTagBuild(img.Ref), true
+	}
+	if b == nil || b.Channel != winsupport.SAC || !b.EOL {
+		return nil, false
+	}
+	return b, guessed
+}
+
+// sacHosts returns the hosts the workload can land on that do not run an
+// image of build b, under the workload's isolation.
+func sacHosts(f *target.Facts, hosts []buildHost, b string) []buildHost {
+	var bad []buildHost
+	for _, h := range hosts {
+		if !winsupport.BuildRuns(h.Build, b, winsupport.ProcessIsolation) && !(f.HyperV && winsupport.BuildRuns(h.Build, b, winsupport.HyperVIsolation)) {
+			bad = append(bad, h)
+		}
+	}
+	return bad
 }
 
 // mismatched reports whether an image of build b can land on a host of

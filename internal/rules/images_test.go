@@ -1,8 +1,15 @@
 package rules
 
 import (
+	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -94,5 +101,61 @@ func TestParseImageVariants(t *testing.T) {
 		if got := m.ParseImage(tt.ref).Platform; got != tt.want {
 			t.Errorf("ParseImage(%q).Platform = %s, want %s", tt.ref, got, tt.want)
 		}
+	}
+}
+
+// TestOneFindingPerImage: an image that is an end-of-life Semi-Annual
+// Channel build, unsupported and mismatched for the pools is one finding,
+// sac-image-eol's, that says both; the other build rules leave it alone.
+func TestOneFindingPerImage(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join("testdata", "sac-image-eol", "fire.yaml")
+	ins, errs := manifest.Inputs([]string{path}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	rs := []*rule.Rule{ImageBuildMismatch, WindowsBuildUnsupported, SACImageEOL}
+	res, err := engine.Run(t.Context(), ins, engine.Options{Rules: rs, Cluster: cluster.Reference(), Model: winsupport.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[int][]string{}
+	for _, f := range res.Findings {
+		per[f.Line] = append(per[f.Line], f.Rule+" "+f.Severity.String())
+	}
+	want := map[int][]string{
+		10: {"sac-image-eol error"}, 13: {"sac-image-eol error"}, 15: {"sac-image-eol error"}, 17: {"sac-image-eol error"},
+		19: {"sac-image-eol error"}, 21: {"sac-image-eol error"},
+		34: {"sac-image-eol warning"}, // a build guessed from a private tag
+		50: {"sac-image-eol warning"}, // HostProcess
+	}
+	if d := cmp.Diff(want, per); d != "" {
+		t.Errorf("findings per image line (-want +got):\n%s", d)
+	}
+}
+
+// TestPlaceholderOnce: with the whole suite, a field holding an unfilled
+// placeholder is reported by load-error alone, not again by the rule that
+// judges its format.
+func TestPlaceholderOnce(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join("testdata", "load-error", "placeholder-name.yaml")
+	ins, errs := manifest.Inputs([]string{path}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	res, err := engine.Run(t.Context(), ins, engine.Options{Rules: Suite(), Cluster: cluster.Reference(), Model: winsupport.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[int][]string{}
+	for _, f := range res.Findings {
+		if f.Line == 7 || f.Line == 14 {
+			per[f.Line] = append(per[f.Line], f.Rule)
+		}
+	}
+	want := map[int][]string{7: {LoadError.ID}, 14: {LoadError.ID}}
+	if d := cmp.Diff(want, per); d != "" {
+		t.Errorf("findings on the placeholder lines (-want +got):\n%s", d)
 	}
 }

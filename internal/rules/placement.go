@@ -4,6 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/winkube/winkube/internal/rule"
@@ -77,10 +78,10 @@ var MissingWindowsToleration = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.Placement,
 	Doc: rule.Doc{
-		What:    "Reports workloads pinned to Windows that do not tolerate a NoSchedule or NoExecute taint carried by the cluster's Windows pools; the cluster profile says which (aks and eks: none, gke: node.kubernetes.io/os=windows, openshift: os=Windows, reference: os=windows). A toleration that differs from the taint only in letter case is named once, since taints are matched case-sensitively. With no profile at all the taint is an assumption: a workload that tolerates any known convention (os=windows, os=Windows, node.kubernetes.io/os=windows) is taken at its word, and one that tolerates none gets a warning that names the assumption, never an error.",
-		Why:     "Windows nodes are tainted so that Linux pods stay off them. A Windows pod needs both the selector and the toleration; with only the selector it stays Pending with `node(s) had untolerated taint`.",
+		What:    "Reports workloads pinned to Windows that do not tolerate a NoSchedule or NoExecute taint carried by the cluster's Windows pools; the cluster profile says which (aks and eks: none, gke: node.kubernetes.io/os=windows, openshift: os=Windows, reference: os=windows). A toleration that differs from the taint only in letter case is named once, since taints are matched case-sensitively. With no profile at all the taint is an assumption, and the input is the evidence: when more of the input's Windows workloads tolerate one known convention (os=windows, os=Windows, node.kubernetes.io/os=windows) than any other, and at least half of them do, every Windows workload is checked against that convention and the warning says how many follow it; otherwise a workload that tolerates any known convention is taken at its word, and one that tolerates none gets a warning that names the assumed taint. Without a profile it is never an error. A single object (the webhook's) sets no convention for others.",
+		Why:     "Windows nodes are tainted so that Linux pods stay off them. A Windows pod needs both the selector and the toleration; with only the selector it stays Pending with `node(s) had untolerated taint`, and a DaemonSet silently runs no pod on the tainted nodes (its controller skips a node whose NoSchedule taints the pod does not tolerate).",
 		Fix:     "Add the toleration for the Windows taint (winkube fix adds the one from the cluster profile), or use a RuntimeClass whose scheduling carries it.",
-		Sources: []string{"seed 000 (taints and tolerations, the dual constraint)", "seed 003 (--register-with-taints='os=windows:NoSchedule')"},
+		Sources: []string{"seed 000 (taints and tolerations, the dual constraint)", "seed 003 (--register-with-taints='os=windows:NoSchedule')", "k8s.io/kubernetes v1.36.3 pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod (no pod for a node with an untolerated NoSchedule taint)"},
 	},
 	Workload: func(p *rule.Pass) {
 		if !p.Target.Is(target.Windows) || !p.Target.Pinned {
@@ -88,7 +89,12 @@ var MissingWindowsToleration = &rule.Rule{
 		}
 		tolPath := p.Workload.SpecPath.Child("tolerations")
 		if p.Cluster.Assumed {
-			assumedToleration(p, tolPath)
+			// The input's own convention, known once it is read, stands in
+			// for the profile that was not given.
+			tols, path, ds := slices.Clone(p.Target.Tolerations), rule.Path(tolPath), isDaemonSet(p)
+			p.Later(rule.Finding{Path: path}, func(in *rule.Evidence, f *rule.Finding) bool {
+				return assumedToleration(in, tols, path, ds, f)
+			})
 			return
 		}
 		for _, pool := range p.Cluster.PoolsOf("windows") {
@@ -99,8 +105,14 @@ var MissingWindowsToleration = &rule.Rule{
 						Hint:    "spell the key and value exactly as the taint does"})
 					return
 				}
+				msg := fmt.Sprintf("Windows workload does not tolerate taint %s of Windows pool %q; its pods will stay Pending", taintString(t), pool.Name)
+				if isDaemonSet(p) {
+					// The DaemonSet controller creates no pod for a node
+					// whose NoSchedule taints the pod does not tolerate.
+					msg = fmt.Sprintf("Windows DaemonSet does not tolerate taint %s of Windows pool %q; it runs no pod on the pool's nodes", taintString(t), pool.Name)
+				}
 				p.Report(rule.Finding{Path: rule.Path(tolPath),
-					Message: fmt.Sprintf("Windows workload does not tolerate taint %s of Windows pool %q; its pods will stay Pending", taintString(t), pool.Name),
+					Message: msg,
 					Fix: &rule.Fix{Title: "tolerate " + taintString(t), Safe: true,
 						Edits: []rule.Edit{{Op: rule.Append, Path: rule.Path(tolPath), Value: tolerationFor(t)}}}})
 				return

@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/rule"
@@ -115,20 +115,63 @@ func openReason(pool cluster.Pool) string {
 }
 
 // assumedToleration judges a Windows workload's tolerations when no
-// cluster profile was given: the workload's own toleration of a known
-// Windows taint convention is evidence of the cluster it was written for,
-// and a workload with none gets a warning naming the assumed taint.
-func assumedToleration(p *rule.Pass, tolPath *field.Path) {
-	for _, t := range cluster.KnownWindowsTaints() {
-		if tolerates(p.Target.Tolerations, &t) {
-			return
+// cluster profile was given. The input's own Windows taint convention, if
+// it has one, is the evidence: the workload must tolerate it. Without one,
+// a toleration of any known convention is evidence of the cluster the
+// workload was written for, and a workload with none gets a warning that
+// names the assumed taint. It decides f, the finding at the tolerations'
+// path, and reports whether to keep it. A DaemonSet's pods do not wait
+// Pending: its controller creates none for a node whose taint they do not
+// tolerate, so the message says that.
+func assumedToleration(in *rule.Evidence, tols []corev1.Toleration, path string, daemonSet bool, f *rule.Finding) bool {
+	if c := in.WindowsTaint; c != nil {
+		if tolerates(tols, &c.Taint) {
+			return false
 		}
+		t := c.Taint
+		f.Message = fmt.Sprintf("%d of %d Windows workloads in this input tolerate %s; this one does not, so on nodes with that taint its pods stay Pending",
+			c.Tolerating, in.WindowsWorkloads, taintString(t))
+		if daemonSet {
+			f.Message = fmt.Sprintf("%d of %d Windows workloads in this input tolerate %s; this DaemonSet does not, so it runs no pod on nodes with that taint",
+				c.Tolerating, in.WindowsWorkloads, taintString(t))
+		}
+		f.Hint = "no cluster profile was given, so the input's own convention stands for your cluster's: tolerate it too, or pass --cluster aks|eks|gke|openshift or a cluster file"
+		if _, ok := caseOnlyMismatch(tols, t); ok {
+			f.Hint = "its toleration differs from the taint only in letter case, and taints are case-sensitive; " + f.Hint
+		} else if other, ok := toleratedConvention(tols); ok {
+			f.Hint = fmt.Sprintf("it tolerates %s instead; %s", taintString(other), f.Hint)
+		}
+		f.Fix = tolerateFix(t, path)
+		*f = f.WithSeverity(rule.Warning)
+		return true
+	}
+	if _, ok := toleratedConvention(tols); ok {
+		return false
 	}
 	t := cluster.WindowsTaint
-	p.Report(rule.Finding{Path: rule.Path(tolPath),
-		Message: fmt.Sprintf("if your Windows nodes carry the recommended taint %s, this workload's pods stay Pending: it tolerates no Windows taint", taintString(t)),
-		Hint:    "no cluster profile was given, so the taint is assumed; AKS and EKS add none by default, GKE uses node.kubernetes.io/os=windows, OpenShift os=Windows: pass --cluster aks|eks|gke|openshift or a cluster file",
-		Fix: &rule.Fix{Title: "tolerate " + taintString(t), Safe: true,
-			Edits: []rule.Edit{{Op: rule.Append, Path: rule.Path(tolPath), Value: tolerationFor(t)}}},
-	}.WithSeverity(rule.Warning))
+	f.Message = fmt.Sprintf("if your Windows nodes carry the recommended taint %s, this workload's pods stay Pending: it tolerates no Windows taint", taintString(t))
+	if daemonSet {
+		f.Message = fmt.Sprintf("if your Windows nodes carry the recommended taint %s, this DaemonSet runs no pod on them: it tolerates no Windows taint", taintString(t))
+	}
+	f.Hint = "no cluster profile was given, so the taint is assumed; AKS and EKS add none by default, GKE uses node.kubernetes.io/os=windows, OpenShift os=Windows: pass --cluster aks|eks|gke|openshift or a cluster file"
+	f.Fix = tolerateFix(t, path)
+	*f = f.WithSeverity(rule.Warning)
+	return true
+}
+
+// toleratedConvention returns the first known Windows taint convention the
+// tolerations tolerate.
+func toleratedConvention(tols []corev1.Toleration) (corev1.Taint, bool) {
+	for _, t := range cluster.KnownWindowsTaints() {
+		if tolerates(tols, &t) {
+			return t, true
+		}
+	}
+	return corev1.Taint{}, false
+}
+
+// tolerateFix appends the toleration of t to the list at path.
+func tolerateFix(t corev1.Taint, path string) *rule.Fix {
+	return &rule.Fix{Title: "tolerate " + taintString(t), Safe: true,
+		Edits: []rule.Edit{{Op: rule.Append, Path: path, Value: tolerationFor(t)}}}
 }
