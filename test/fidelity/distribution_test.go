@@ -14,6 +14,7 @@ var (
 	placementCaseFlag   = flag.Int("placement.case", -1, "run only this generated placement case of the seed (and not the issue's reproduction)")
 	placementSeedsFlag  = flag.Int("placement.k", 20, "winkube runs with seeds 1..k per case, for the spread of tie-breaking")
 	placementRepeatFlag = flag.Int("placement.repeat", 3, "runs of the issue's reproduction on the real scheduler, to see whether it is deterministic there")
+	placementRepeatGen  = flag.Int("placement.repeat-generated", 1, "runs of each generated placement case on the real scheduler")
 )
 
 // TestPlacement compares where replicas land: each case (the reproduction
@@ -40,7 +41,7 @@ func TestPlacement(t *testing.T) {
 
 	compared, differing := 0, 0
 	for _, pc := range cases {
-		runs := 1
+		runs := max(1, *placementRepeatGen)
 		if pc.Name == IssueReproduction().Name {
 			runs = max(1, *placementRepeatFlag)
 		}
