@@ -84,12 +84,13 @@ type PlacementRow struct {
 	Det      int
 	Min, Max int  // over the seeded runs and the deterministic one
 	Tied     bool // the seeded runs disagree on this node
+	Exact    bool // the real count had to be Det even so
 	OK       bool
 }
 
 // want says what the real count had to be.
 func (r PlacementRow) want() string {
-	if r.Tied {
+	if r.Tied && !r.Exact {
 		return fmt.Sprintf("%d..%d", r.Min, r.Max)
 	}
 	return fmt.Sprint(r.Det)
@@ -122,9 +123,11 @@ func (wc *WorkloadComparison) Failed() bool {
 // winkube's: a node's real count must equal the deterministic prediction
 // where every seeded run agrees on that node (no tie reaches it), and
 // otherwise lie within the range the seeded and deterministic runs span.
-// The pending pods are compared the same way. Rows list every node of the
-// workload's OS and every node any side put a pod on, in creation order.
-func ComparePlacement(pc *PlacementCase, real *RealPlacement, pred *Predictions) []*WorkloadComparison {
+// The pending pods are compared the same way. With exact, the real count
+// must equal the deterministic one on every node, ties or not. Rows list
+// every node of the workload's OS and every node any side put a pod on, in
+// creation order.
+func ComparePlacement(pc *PlacementCase, real *RealPlacement, pred *Predictions, exact bool) []*WorkloadComparison {
 	var out []*WorkloadComparison
 	for i, rw := range real.Workloads {
 		d := pc.Deployments[i]
@@ -167,7 +170,8 @@ func ComparePlacement(pc *PlacementCase, real *RealPlacement, pred *Predictions)
 				r.Min, r.Max = min(r.Min, v), max(r.Max, v)
 				r.Tied = r.Tied || (j > 0 && v != seeded[0][r.Node])
 			}
-			if r.Tied {
+			r.Exact = exact
+			if r.Tied && !exact {
 				r.OK = r.Min <= r.Real && r.Real <= r.Max
 			} else {
 				r.OK = r.Real == r.Det

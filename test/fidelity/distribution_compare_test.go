@@ -40,6 +40,7 @@ func TestComparePlacement(t *testing.T) {
 		name   string
 		real   *RealPlacement
 		pred   *Predictions
+		exact  bool
 		failed bool
 		want   []string // substrings of the rendered table
 	}{
@@ -78,6 +79,14 @@ func TestComparePlacement(t *testing.T) {
 			want:   []string{"1 of 3 rows differ", "<- want 10"},
 		},
 		{
+			name:   "ties, within the range, but exact asked for",
+			real:   realRun(0, 11, 10, 9),
+			pred:   &Predictions{Det: result(0, 10, 10, 10), Seeded: []*simulate.Result{result(0, 12, 10, 8), result(0, 9, 10, 11)}},
+			exact:  true,
+			failed: true,
+			want:   []string{"2 of 3 rows differ", "9..12 tie", "<- want 10"},
+		},
+		{
 			name:   "pending pods count",
 			real:   realRun(2, 12, 10, 6),
 			pred:   &Predictions{Det: result(0, 12, 10, 8), Seeded: []*simulate.Result{result(0, 12, 10, 8)}},
@@ -94,7 +103,7 @@ func TestComparePlacement(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			wcs := ComparePlacement(pc, tt.real, tt.pred)
+			wcs := ComparePlacement(pc, tt.real, tt.pred, tt.exact)
 			if len(wcs) != 1 {
 				t.Fatalf("%d comparisons, want 1", len(wcs))
 			}

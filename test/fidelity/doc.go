@@ -45,4 +45,11 @@
 // (-placement.k); per Deployment and node, the real count must equal the
 // deterministic one where every seeded run agrees, and lie within the
 // seeded runs' range where they do not (a tie reaches the node).
+//
+// v1.36's kube-scheduler draws a random tie-breaker only for nodes an
+// extender scored (schedule_one.go, prioritizeNodes); otherwise the winner
+// is the root of a container/heap built over the feasible nodes in the
+// order the parallel filters found them, and repeated runs of these cases
+// gave the same counts every time. -placement.exact holds winkube's
+// deterministic model to that on every node, ties or not.
 package fidelity
