@@ -109,4 +109,12 @@ func TestControllerManager(t *testing.T) {
 		t.Errorf("DaemonSet pods bound to %v, want one on each of [n1 n2]", agentNodes)
 	}
 	t.Logf("bound pods by workload: %v", last)
+	for _, name := range []string{"etcd", "kube-apiserver", "kube-scheduler", "kube-controller-manager"} {
+		if err := cp.Exited(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := cp.Exited("kubelet"); err == nil {
+		t.Error("Exited(kubelet) = nil for a process that was never started")
+	}
 }

@@ -404,6 +404,23 @@ func (cp *ControlPlane) startControllerManager(ctx context.Context, port int, ex
 		})
 }
 
+// Exited reports, as an error carrying the tail of its log, that the named
+// process has exited; nil while it runs. A test waiting on what a
+// component does (say, kube-controller-manager creating pods) can check it
+// to fail at once instead of at its timeout.
+func (cp *ControlPlane) Exited(name string) error {
+	p := cp.proc(name)
+	if p == nil {
+		return fmt.Errorf("controlplane: no %s was started", name)
+	}
+	select {
+	case <-p.done:
+		return fmt.Errorf("controlplane: %s exited (%v)\n--- tail of %s ---\n%s", name, p.err, p.logPath, tail(p.logPath, 40))
+	default:
+		return nil
+	}
+}
+
 // proc returns the started process with that name, nil if none.
 func (cp *ControlPlane) proc(name string) *proc {
 	for _, p := range cp.procs {

@@ -101,6 +101,11 @@ func (c *PlacementCluster) Run(ctx context.Context, pc *PlacementCase) (*RealPla
 func (c *PlacementCluster) waitDeployment(ctx context.Context, name string, replicas int, sel labels.Selector) (*RealWorkload, error) {
 	var w *RealWorkload
 	err := poll(ctx, "the pods of Deployment "+name, func() (bool, error) {
+		for _, component := range []string{"kube-controller-manager", "kube-scheduler"} {
+			if err := c.CP.Exited(component); err != nil {
+				return false, err
+			}
+		}
 		pods, err := c.CP.Client.CoreV1().Pods(PlacementNamespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
 		if err != nil {
 			return false, err
