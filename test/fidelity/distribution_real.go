@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -28,10 +29,33 @@ type PlacementCluster struct {
 }
 
 // StartPlacementCluster starts that control plane for a test, failing it
-// loudly if that is impossible, with the placement namespace created.
-func StartPlacementCluster(t testing.TB) *PlacementCluster {
+// loudly if that is impossible, with the placement namespace created. If
+// schedulerLog is not empty, kube-scheduler runs with --v=10, which logs
+// every plugin's score of every node for every pod ("Plugin scored node
+// for pod") and the final scores, and its log is copied to that file when
+// the test ends.
+func StartPlacementCluster(t testing.TB, schedulerLog string) *PlacementCluster {
 	t.Helper()
-	cp := controlplane.StartT(t, controlplane.Options{ControllerManager: true})
+	opts := controlplane.Options{ControllerManager: true}
+	if schedulerLog != "" {
+		opts.ExtraSchedulerFlags = []string{"--v=10"}
+	}
+	cp := controlplane.StartT(t, opts)
+	if schedulerLog != "" {
+		// Registered after StartT's cleanup, so it runs before the
+		// control plane's directory is removed.
+		t.Cleanup(func() {
+			data, err := os.ReadFile(cp.LogPath("kube-scheduler"))
+			if err == nil {
+				err = os.WriteFile(schedulerLog, data, 0o644)
+			}
+			if err != nil {
+				t.Errorf("copying the kube-scheduler log to %s: %v", schedulerLog, err)
+				return
+			}
+			t.Logf("kube-scheduler log (--v=10) copied to %s", schedulerLog)
+		})
+	}
 	if err := cp.CreateNamespace(t.Context(), PlacementNamespace); err != nil {
 		t.Fatalf("creating namespace %s: %v", PlacementNamespace, err)
 	}

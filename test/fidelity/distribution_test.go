@@ -16,6 +16,7 @@ var (
 	placementRepeatFlag = flag.Int("placement.repeat", 3, "runs of the issue's reproduction on the real scheduler, to see whether it is deterministic there")
 	placementRepeatGen  = flag.Int("placement.repeat-generated", 1, "runs of each generated placement case on the real scheduler")
 	placementExactFlag  = flag.Bool("placement.exact", false, "require the real count to equal winkube's deterministic one on every node, ties or not")
+	placementSchedLog   = flag.String("placement.scheduler-log", "", "run kube-scheduler with --v=10 (every plugin's score per node and pod) and copy its log to this file")
 )
 
 // TestPlacement compares where replicas land: each case (the reproduction
@@ -37,7 +38,7 @@ func TestPlacement(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	cl := StartPlacementCluster(t)
+	cl := StartPlacementCluster(t, *placementSchedLog)
 	t.Logf("control plane with kube-controller-manager up in %s; %d placement cases", time.Since(start).Round(time.Millisecond), len(cases))
 
 	rule := "a node's real count must equal winkube det where all seeded runs agree, else lie within their min..max"
