@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,13 @@ type simulateOptions struct {
 	replicas []string
 	max      []string
 	streams  Streams
+
+	seed            int64
+	schedulerConfig string
+	schedulerName   string
+	fullScoring     bool
+	tieRuns         int
+	profile         *simulate.Profile
 	// inputProblems counts documents left out of the simulation.
 	inputProblems int
 
@@ -72,11 +80,28 @@ format never changes it.`,
 	o.scope.addFlags(f)
 	f.StringArrayVar(&o.replicas, "replicas", nil, "override a workload's replicas: Kind/name=N or Kind/namespace/name=N (repeatable)")
 	f.StringArrayVar(&o.max, "max", nil, "also report how many more replicas of Kind/name (or Kind/namespace/name) fit (repeatable)")
+	f.Int64Var(&o.seed, "seed", 0, "break ties between equally scored nodes at random with this seed, giving one concrete placement (default: the scheduler's own order, with the range over --tie-runs seeded runs)")
+	f.StringVar(&o.schedulerConfig, "scheduler-config", "", "a KubeSchedulerConfiguration file (kube-scheduler --config) whose profile's weights, disabled plugins and scoring strategy to model")
+	f.StringVar(&o.schedulerName, "scheduler-name", "default-scheduler", "the profile of --scheduler-config to model")
+	f.BoolVar(&o.fullScoring, "full-scoring", false, "in clusters of 100 nodes or more, score with every plugin and kube-scheduler's node sampling (slower) instead of by resources, node affinity and taints")
+	f.IntVar(&o.tieRuns, "tie-runs", 20, "when ties decided placements, how many seeded runs give each node's range (0: none)")
 	o.addRegistryFlags(f, true)
 	return cmd
 }
 
 func (o *simulateOptions) validate() error {
+	if o.tieRuns < 0 {
+		return usagef("--tie-runs %d: want 0 or more", o.tieRuns)
+	}
+	if o.schedulerConfig != "" {
+		data, err := os.ReadFile(o.schedulerConfig)
+		if err != nil {
+			return usagef("--scheduler-config: %v", err)
+		}
+		if o.profile, err = simulate.ParseSchedulerConfig(data, o.schedulerName); err != nil {
+			return usagef("--scheduler-config %s: %v", o.schedulerConfig, err)
+		}
+	}
 	if err := o.output.validate(); err != nil {
 		return err
 	}
@@ -109,7 +134,12 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	nodes, pools := o.cluster.Nodes()
-	res, err := simulate.Run(cmd.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: o.model, Replicas: o.overrides, Max: o.max, Images: images})
+	in := simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: o.model, Replicas: o.overrides, Max: o.max, Images: images,
+		Profile: o.profile, FullScoring: o.fullScoring, TieRuns: o.tieRuns}
+	if cmd.Flags().Changed("seed") {
+		in.Seed = &o.seed
+	}
+	res, err := simulate.Run(cmd.Context(), in)
 	o.doneImages()
 	if err != nil {
 		return usageError{err}

@@ -37,6 +37,21 @@ type Input struct {
 	// another order would; nil models the scheduler's order exactly
 	// (feasible nodes in the snapshot's zone-interleaved order).
 	Seed *int64
+
+	// TieRuns, without a Seed, is how many seeded runs estimate the
+	// distribution when some pod's node was decided by a tie; their
+	// per-node ranges fill NodeCount.Min and Max. 0 runs none.
+	TieRuns int
+
+	// FullScoring scores every pod with every score plugin and the
+	// scheduler's node sampling even in clusters of 100 nodes or more,
+	// where by default the faster bucket paths score by resources, node
+	// affinity and taints only.
+	FullScoring bool
+
+	// Profile is the kube-scheduler profile the pods are scheduled with;
+	// nil for the default profile.
+	Profile *Profile
 }
 
 // Result is the outcome of a simulation.
@@ -46,6 +61,12 @@ type Result struct {
 	Workloads []WorkloadResult // in input order
 	Pools     []PoolUsage      // sorted by pool name
 	Notes     []string         // where the model differs from the real scheduler for this input
+	// Ties is how many pods were bound to one of several equally scored
+	// best nodes: where the scheduler's parallel filters can make it
+	// choose another.
+	Ties int `json:"ties,omitempty"`
+	// TieRuns is how many seeded runs gave the per-node ranges.
+	TieRuns int `json:"tieRuns,omitempty"`
 }
 
 // PodResult is what happened to one pod.
@@ -109,6 +130,10 @@ type PoolCount struct {
 type NodeCount struct {
 	Node  string `json:"node"`
 	Count int    `json:"count"`
+	// Min and Max are the range over Result.TieRuns seeded runs and this
+	// one, when ties were broken; equal to Count otherwise.
+	Min int `json:"min"`
+	Max int `json:"max"`
 }
 
 // PoolUsage is the requested versus allocatable resources of one pool

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -70,7 +71,7 @@ func (s *scheduler) schedule(t *tmpl, target *node) decision {
 			}
 		}
 		return s.generic(t, cands, true)
-	case s.nodeByNode:
+	case s.nodeByNode, s.scoredPath(t):
 	case sp.simple() && !s.repelledBy(t):
 		return s.fastSchedule(t, false)
 	case !sp.perNode && !s.recordFeasible:
@@ -84,6 +85,15 @@ func (s *scheduler) schedule(t *tmpl, target *node) decision {
 // narrowed the nodes to cands.
 func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 	sp := t.sp
+	scoring := s.scoredPath(t)
+	limit, start := len(cands), 0
+	if scoring {
+		if restricted {
+			cands = s.visitOrder(cands)
+		} else {
+			cands, start, limit = s.tree, s.nextStart%len(s.tree), s.prof.numNodesToFind(len(s.nodes))
+		}
+	}
 	var aff *affinityCounts
 	if sp.affinity != nil || s.repelledBy(t) {
 		aff = s.affinity(t)
@@ -93,12 +103,16 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 		spread = s.spreadState(t)
 	}
 	var d decision
-	var feasible []*node
-	var statics []static
+	feasible, statics := s.scratch.feasible[:0], s.scratch.statics[:0]
 	var z normalizer
 	h := histogram{}
-	preemptable := 0
-	for _, n := range cands {
+	preemptable, processed := 0, 0
+	for i := range cands {
+		if len(feasible) == limit {
+			break
+		}
+		n := cands[(start+i)%len(cands)]
+		processed++
 		st := s.static(t, n)
 		fail := st.fail
 		if fail == nil {
@@ -116,11 +130,22 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 		statics = append(statics, st)
 		z.see(st)
 	}
+	s.scratch.feasible, s.scratch.statics = feasible, statics
+	if scoring && len(s.nodes) > 0 {
+		s.nextStart = (s.nextStart + processed) % len(s.nodes)
+	}
 	if len(feasible) == 0 {
 		if rest := len(s.nodes) - len(cands); restricted && rest > 0 {
 			h[reasonAffinityPlugin] += rest
 		}
 		d.fit = &fitError{allNodes: len(s.nodes), filter: h, preemptable: preemptable, preemptionNever: sp.preemptNever, draState: true}
+		return d
+	}
+	if s.recordFeasible {
+		d.feasible = slices.Clone(feasible)
+	}
+	if scoring {
+		d.node = s.scoredPick(t, feasible, statics)
 		return d
 	}
 	best, bestScore := -1, int64(-1)
@@ -130,10 +155,40 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 		}
 	}
 	d.node = feasible[best]
-	if s.recordFeasible {
-		d.feasible = feasible
-	}
 	return d
+}
+
+// scoredPath reports whether pods are placed as the scheduler's full
+// scoring and node order decide. Under 100 nodes kube-scheduler scores
+// every feasible node in a fixed order, and winkube does the same. From
+// 100 nodes on it scores a rotating sample found by parallel filters, so
+// which of several good nodes a pod gets is not reproducible; there the
+// bucket paths score every feasible node by resources, node affinity and
+// taints (topology spreading and inter-pod preferences left out, as the
+// notes say), unless Input.FullScoring, a seed or a custom profile asks
+// for the scheduler's own sampling and every score plugin.
+func (s *scheduler) scoredPath(*tmpl) bool {
+	return len(s.nodes) < s.scoredBelow || s.needsScoring()
+}
+
+// visitOrder puts the nodes a PreFilter left in the snapshot's order,
+// from where the previous pod stopped.
+func (s *scheduler) visitOrder(cands []*node) []*node {
+	if len(cands) <= 1 {
+		return cands
+	}
+	in := make(map[*node]bool, len(cands))
+	for _, n := range cands {
+		in[n] = true
+	}
+	out := make([]*node, 0, len(cands))
+	for _, n := range s.tree {
+		if in[n] {
+			out = append(out, n)
+		}
+	}
+	k := s.nextStart % len(out)
+	return append(out[k:], out[:k]...)
 }
 
 // dynamic runs the filters that read what is bound to n: NodePorts,

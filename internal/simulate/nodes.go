@@ -13,6 +13,7 @@ import (
 // node is one node and what is bound to it.
 type node struct {
 	idx     int // position in name order; ties are broken by it
+	added   int // position in the input: the order nodes joined the cluster
 	obj     *corev1.Node
 	name    string
 	pool    string
@@ -66,8 +67,8 @@ func (n *node) bucketKey() bucketKey {
 // newNodes builds the node states, sorted by name, grouped in classes.
 func newNodes(objs []*corev1.Node, pools map[string]string) []*node {
 	nodes := make([]*node, 0, len(objs))
-	for _, o := range objs {
-		n := &node{obj: o, name: o.Name, pool: pools[o.Name], os: cluster.NodeOS(o)}
+	for i, o := range objs {
+		n := &node{obj: o, name: o.Name, pool: pools[o.Name], os: cluster.NodeOS(o), added: i}
 		if n.pool == "" {
 			n.pool = n.os
 		}

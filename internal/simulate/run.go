@@ -3,7 +3,10 @@ package simulate
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
@@ -22,7 +25,57 @@ const maxFeasibleCells = 20_000_000
 // the pods the input's workloads create, one pod after another in input
 // order, so later pods see earlier ones.
 func Run(ctx context.Context, in Input) (*Result, error) {
-	return run(ctx, in, runOptions{})
+	res, err := run(ctx, in, runOptions{})
+	if err != nil || res.Ties == 0 || in.Seed != nil || in.TieRuns == 0 {
+		return res, err
+	}
+	return res, tieRanges(ctx, in, res)
+}
+
+// tieRanges reruns the simulation with seeds 0 to in.TieRuns-1 and widens
+// each workload's per-node counts to the range over the runs.
+func tieRanges(ctx context.Context, in Input, res *Result) error {
+	ranges := make([]map[string]*NodeCount, len(res.Workloads))
+	for i, w := range res.Workloads {
+		ranges[i] = map[string]*NodeCount{}
+		for j := range w.Nodes {
+			ranges[i][w.Nodes[j].Node] = &res.Workloads[i].Nodes[j]
+		}
+	}
+	for seed := range int64(in.TieRuns) {
+		seeded := in
+		seeded.Seed, seeded.Max = &seed, nil
+		other, err := run(ctx, seeded, runOptions{})
+		if err != nil {
+			return err
+		}
+		for i, w := range other.Workloads {
+			seen := map[string]bool{}
+			for _, nc := range w.Nodes {
+				seen[nc.Node] = true
+				r := ranges[i][nc.Node]
+				if r == nil {
+					res.Workloads[i].Nodes = append(res.Workloads[i].Nodes, NodeCount{Node: nc.Node})
+					r = &res.Workloads[i].Nodes[len(res.Workloads[i].Nodes)-1]
+					// The append may have moved the slice: re-point.
+					for j := range res.Workloads[i].Nodes {
+						ranges[i][res.Workloads[i].Nodes[j].Node] = &res.Workloads[i].Nodes[j]
+					}
+				}
+				r.Min, r.Max = min(r.Min, nc.Count), max(r.Max, nc.Count)
+			}
+			for name, r := range ranges[i] {
+				if !seen[name] {
+					r.Min = 0
+				}
+			}
+		}
+	}
+	for i := range res.Workloads {
+		slices.SortFunc(res.Workloads[i].Nodes, func(a, b NodeCount) int { return strings.Compare(a.Node, b.Node) })
+	}
+	res.TieRuns = in.TieRuns
+	return nil
 }
 
 // runOptions let tests pin the scheduler's strategy: every pod judged
@@ -30,6 +83,9 @@ func Run(ctx context.Context, in Input) (*Result, error) {
 type runOptions struct {
 	generic  bool
 	feasible *bool
+	// unscoredSmall leaves small clusters to the bucket paths, so tests
+	// can compare those with judging node by node.
+	unscoredSmall bool
 }
 
 func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
@@ -47,7 +103,14 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 		}
 	}
 	r := &runner{m: m, images: recording(in.Images), rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets}
-	r.prepare(wls)
+	if in.Profile != nil {
+		r.s.prof = in.Profile
+	}
+	if in.Seed != nil {
+		r.s.rand = rand.New(rand.NewPCG(uint64(*in.Seed), 0x5eed))
+	}
+	r.s.images = newNodeImages(r.s.nodes)
+	r.prepare(wls, servicesOf(in.Objects))
 	total := 0
 	for _, wl := range wls {
 		total += wl.count
@@ -57,6 +120,12 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 		r.s.recordFeasible = *opts.feasible
 	}
 	r.s.nodeByNode = opts.generic
+	if in.FullScoring {
+		r.s.scoredBelow = math.MaxInt
+	}
+	if opts.unscoredSmall {
+		r.s.scoredBelow = 0
+	}
 	res := &Result{Version: m.V.String(), Notes: notes}
 	for _, wl := range wls {
 		pods, err := r.place(ctx, wl)
@@ -69,6 +138,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 		return nil, err
 	}
 	res.Workloads = workloadResults(wls, res.Pods)
+	res.Ties = r.s.ties
 	res.Pools = poolUsage(r.s.nodes)
 	res.Notes = append(res.Notes, r.notes(wls, total)...)
 	res.Notes = append(res.Notes, r.images.notes()...)
@@ -115,7 +185,7 @@ func (r *runner) lookup() rule.ImageLookup {
 // prepare admits every workload's pod template: the workload's own
 // validation, the pod the controller creates, RuntimeClass admission, and
 // for a DaemonSet the nodes its controller makes pods for.
-func (r *runner) prepare(wls []*workload) {
+func (r *runner) prepare(wls []*workload, services []*corev1.Service) {
 	objs := make([]*manifest.Object, len(wls))
 	for i, wl := range wls {
 		objs[i] = wl.obj
@@ -138,6 +208,8 @@ func (r *runner) prepare(wls []*workload) {
 			wl.forbidden = admitRuntimeClass(wl.pod, r.rcs)
 		}
 		wl.sched = newSchedPod(wl.pod, wl.daemon)
+		sel, own := defaultSelector(wl, wl.pod, services)
+		wl.sched.soft = newSoftSpread(wl.pod, r.s.prof, sel, own)
 	}
 }
 

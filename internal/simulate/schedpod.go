@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"slices"
+
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,6 +39,12 @@ type schedPod struct {
 
 	affinity *interPod // nil when the pod has no inter-pod (anti-)affinity
 	spread   []spreadConstraint
+	prefs    *podPrefs   // InterPodAffinity's scoring terms; nil without any
+	soft     *softSpread // PodTopologySpread's scoring; nil when it skips
+	images   []string    // init, app and image-volume images, for ImageLocality
+	// imageContainers is how many containers ImageLocality's threshold
+	// counts.
+	imageContainers int
 
 	preemptNever bool
 }
@@ -70,6 +78,16 @@ func newSchedPod(pod *corev1.Pod, daemon bool) *schedPod {
 	sp.bestEffort = sp.req.MilliCPU == 0 && sp.req.Memory == 0
 	sp.ports = hostPorts(pod)
 	sp.affinity = newInterPod(pod)
+	sp.prefs = newPodPrefs(pod)
+	for _, c := range append(slices.Clip(pod.Spec.InitContainers), pod.Spec.Containers...) {
+		sp.images = append(sp.images, c.Image)
+	}
+	sp.imageContainers = len(pod.Spec.InitContainers) + len(pod.Spec.Containers)
+	for _, v := range pod.Spec.Volumes {
+		if v.Image != nil {
+			sp.images = append(sp.images, v.Image.Reference)
+		}
+	}
 	sp.spread = spreadConstraints(pod)
 	sp.preemptNever = pod.Spec.PreemptionPolicy != nil && *pod.Spec.PreemptionPolicy == corev1.PreemptNever
 	return sp

@@ -77,15 +77,15 @@ func TestBucketsMatchNodeByNode(t *testing.T) {
 		c, yaml := randomCase(seed)
 		nodes, pools := c.Nodes()
 		in := func() Input { return Input{Nodes: nodes, Pools: pools, Objects: objects(t, yaml)} }
-		want, err := run(t.Context(), in(), runOptions{generic: true, feasible: &on})
+		want, err := run(t.Context(), in(), runOptions{generic: true, feasible: &on, unscoredSmall: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		fast, err := run(t.Context(), in(), runOptions{feasible: &off})
+		fast, err := run(t.Context(), in(), runOptions{feasible: &off, unscoredSmall: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		recorded, err := run(t.Context(), in(), runOptions{feasible: &on})
+		recorded, err := run(t.Context(), in(), runOptions{feasible: &on, unscoredSmall: true})
 		if err != nil {
 			t.Fatal(err)
 		}

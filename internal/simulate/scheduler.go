@@ -1,6 +1,9 @@
 package simulate
 
 import (
+	"slices"
+	"sort"
+
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/winkube/winkube/internal/winsupport"
@@ -26,10 +29,37 @@ type scheduler struct {
 	// generic judges every pod node by node (tests compare it with the
 	// bucket paths).
 	nodeByNode bool
+
+	scorer
+	// tree is the nodes in the scheduler snapshot's order; nextStart is
+	// where the next pod's filtering starts in it.
+	tree      []*node
+	nextStart int
+	// anyAffinity is set once a pod with inter-pod terms is bound: from
+	// then on every pod's InterPodAffinity score may differ by node.
+	anyAffinity bool
+	images      *nodeImages
+	// scoredBelow is the cluster size under which every pod is scored
+	// node by node (the scheduler then scores all feasible nodes).
+	scoredBelow int
+	scratch     scratch
+	topoIndexes map[string]*topoIndex
+}
+
+// scratch is per-pod working memory the scheduler reuses.
+type scratch struct {
+	feasible   []*node
+	statics    []static
+	total, buf []int64
+	seen       []bool
+	heap       []int
 }
 
 func newScheduler(nodes []*node, m winsupport.Model) *scheduler {
-	s := &scheduler{m: m, nodes: nodes, byName: map[string]*node{}, classes: classesOf(nodes)}
+	s := &scheduler{m: m, nodes: nodes, byName: map[string]*node{}, classes: classesOf(nodes), scorer: scorer{prof: DefaultProfile()}, scoredBelow: 100}
+	added := slices.Clone(nodes)
+	sort.SliceStable(added, func(i, j int) bool { return added[i].added < added[j].added })
+	s.tree = treeOrder(added)
 	for _, n := range nodes {
 		s.byName[n.name] = n
 	}
@@ -43,6 +73,7 @@ type tmpl struct {
 	labels labels.Set
 
 	statics     map[*class]static // per class
+	byClass     []*static         // the same by class id, for the node-by-node walk
 	nodeStatics map[*node]static  // per node, when sp.perNode
 	fast        *fastState
 
@@ -53,6 +84,9 @@ type tmpl struct {
 	owners      int // owners checked for anti-affinity against this template
 	ownersReset uint64
 	repelled    bool // some owner's anti-affinity matches this template
+
+	softCounts *softCounts
+	softEpoch  uint64
 }
 
 func newTmpl(sp *schedPod) *tmpl {
@@ -71,10 +105,19 @@ func (s *scheduler) static(t *tmpl, n *node) static {
 		}
 		return st
 	}
+	if id := n.class.id; id < len(t.byClass) && t.byClass[id] != nil {
+		return *t.byClass[id]
+	}
 	st, ok := t.statics[n.class]
 	if !ok {
 		st = staticFilters(t.sp, n.class.rep.obj, s.m)
 		t.statics[n.class] = st
+	}
+	if t.byClass == nil {
+		t.byClass = make([]*static, len(s.classes))
+	}
+	if id := n.class.id; id < len(t.byClass) {
+		t.byClass[id] = &st
 	}
 	return st
 }
@@ -131,6 +174,10 @@ func (s *scheduler) bind(t *tmpl, n *node, lbls labels.Set) *placed {
 	}
 	affCurrent := t.aff != nil && t.affEpoch == s.epoch
 	spreadCurrent := t.spread != nil && t.spreadEpoch == s.epoch
+	softCurrent := t.softCounts != nil && t.softEpoch == s.epoch
+	if sp.prefs.attracts() {
+		s.anyAffinity = true
+	}
 	s.epoch++
 	if fastCurrent {
 		s.fastUpdate(t, old, now)
@@ -143,6 +190,10 @@ func (s *scheduler) bind(t *tmpl, n *node, lbls labels.Set) *placed {
 	if spreadCurrent {
 		t.spread.add(sp, t.ns, p, 1)
 		t.spreadEpoch = s.epoch
+	}
+	if softCurrent {
+		t.softCounts.add(s, t, p, 1)
+		t.softEpoch = s.epoch
 	}
 	return p
 }

@@ -87,3 +87,90 @@ func (z normalizer) score(st static) int64 {
 	}
 	return weightNodeAffinity*aff + weightTaints*taint
 }
+
+// weighted is the normalized static scores with the profile's weights.
+func (z normalizer) weighted(st static, prof *Profile) int64 {
+	aff := int64(0)
+	if z.maxAffinity > 0 {
+		aff = maxNodeScore * st.affinity / z.maxAffinity
+	}
+	taint := int64(maxNodeScore)
+	if z.maxPrefer > 0 {
+		taint = maxNodeScore - maxNodeScore*st.prefer/z.maxPrefer
+	}
+	return prof.NodeAffinity*aff + prof.TaintToleration*taint
+}
+
+// resourceScore is NodeResourcesFit's score with the profile's strategy
+// and BalancedAllocation's, weighted.
+func (s *scheduler) resourceScore(sp *schedPod, n *node) int64 {
+	prof := s.prof
+	if prof.Fit.Type == LeastAllocated && len(prof.Fit.Resources) == 2 && prof.Fit.Resources[0] == (ResourceWeight{"cpu", 1}) && prof.Fit.Resources[1] == (ResourceWeight{"memory", 1}) {
+		return prof.NodeResourcesFit*leastAllocated(sp, n) + prof.BalancedAllocation*balanced(sp, n)
+	}
+	return prof.NodeResourcesFit*fitScore(prof.Fit, sp, n) + prof.BalancedAllocation*balanced(sp, n)
+}
+
+// fitScore is NodeResourcesFit's score for a configured strategy over cpu
+// and memory (other resources are not modelled).
+func fitScore(f FitStrategy, sp *schedPod, n *node) int64 {
+	var score, weights int64
+	for _, r := range f.Resources {
+		var requested, capacity int64
+		switch r.Name {
+		case "cpu":
+			requested, capacity = n.score[0]+sp.scoreCPU, n.alloc.MilliCPU
+		case "memory":
+			requested, capacity = n.score[1]+sp.scoreMem, n.alloc.Memory
+		default:
+			continue
+		}
+		if capacity == 0 {
+			continue
+		}
+		var rs int64
+		switch f.Type {
+		case MostAllocated:
+			rs = min(requested, capacity) * maxNodeScore / capacity
+		case RequestedToCapacityRatio:
+			u := int64(maxNodeScore)
+			if requested <= capacity {
+				u = requested * maxNodeScore / capacity
+			}
+			if rs = shapeScore(f.Shape, u); rs <= 0 {
+				continue
+			}
+		default:
+			if requested <= capacity {
+				rs = (capacity - requested) * maxNodeScore / capacity
+			}
+		}
+		score += rs * r.Weight
+		weights += r.Weight
+	}
+	if weights == 0 {
+		return 0
+	}
+	if f.Type == RequestedToCapacityRatio {
+		return int64(math.Round(float64(score) / float64(weights)))
+	}
+	return score / weights
+}
+
+// shapeScore is helper.BuildBrokenLinearFunction over the shape, scores
+// scaled from 0-10 to 0-100.
+func shapeScore(shape []ShapePoint, p int64) int64 {
+	sc := func(i int) int64 { return shape[i].Score * (maxNodeScore / 10) }
+	for i := range shape {
+		if p <= shape[i].Utilization {
+			if i == 0 {
+				return sc(0)
+			}
+			return sc(i-1) + (sc(i)-sc(i-1))*(p-shape[i-1].Utilization)/(shape[i].Utilization-shape[i-1].Utilization)
+		}
+	}
+	if len(shape) == 0 {
+		return 0
+	}
+	return sc(len(shape) - 1)
+}

@@ -64,7 +64,7 @@ func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
 		}
 		sort.Slice(out[i].Placed, func(a, b int) bool { return out[i].Placed[a].Pool < out[i].Placed[b].Pool })
 		for n, c := range onNode[out[i].Workload] {
-			out[i].Nodes = append(out[i].Nodes, NodeCount{Node: n, Count: c})
+			out[i].Nodes = append(out[i].Nodes, NodeCount{Node: n, Count: c, Min: c, Max: c})
 		}
 		sort.Slice(out[i].Nodes, func(a, b int) bool { return out[i].Nodes[a].Node < out[i].Nodes[b].Node })
 	}
@@ -133,17 +133,18 @@ func notModelled(pod *corev1.Pod, sp *schedPod) []string {
 // notes are the input-wide ways the model may differ from the cluster.
 func (r *runner) notes(wls []*workload, total int) []string {
 	var out []string
-	if n := len(r.s.nodes); n > 100 {
-		out = append(out, fmt.Sprintf("the cluster has %d nodes: kube-scheduler scores only a sample of the feasible nodes above 100 (percentageOfNodesToScore), winkube scores them all, so pods may land on different nodes of the same pools", n))
+	n := len(r.s.nodes)
+	switch {
+	case n >= 100 && !r.s.scoredPath(nil):
+		out = append(out, fmt.Sprintf("the cluster has %d nodes: from 100 nodes kube-scheduler scores a rotating sample of the feasible nodes (percentageOfNodesToScore) found by parallel filters, so which of several good nodes a pod gets is not reproducible; winkube scored every feasible node by resources, node affinity and taints, leaving out topology spreading and inter-pod preferences (--full-scoring models them and the sampling)", n))
+	case n >= 100:
+		out = append(out, fmt.Sprintf("the cluster has %d nodes: kube-scheduler scores a rotating sample of %d feasible nodes per pod, found by parallel filters, so ties between equally scored nodes fall differently from run to run", n, r.s.prof.numNodesToFind(n)))
+	}
+	if r.s.rand != nil {
+		out = append(out, "ties between equally scored nodes were broken at random with the given seed, as a scheduler whose parallel filters finished in another order would")
 	}
 	if !r.s.recordFeasible {
 		out = append(out, fmt.Sprintf("feasible node lists are left out: %d pods on %d nodes would not fit in memory", total, len(r.s.nodes)))
-	}
-	for _, wl := range wls {
-		if wl.count > 1 && !wl.daemon {
-			out = append(out, "replicas are spread by resource scores only: kube-scheduler's default topology spreading (PodTopologySpread scoring) is not modelled, so replicas may be spread differently across nodes of equal fit")
-			break
-		}
 	}
 	return out
 }

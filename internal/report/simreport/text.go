@@ -64,6 +64,9 @@ func writeWorkload(w io.Writer, wr simulate.WorkloadResult, pods []simulate.PodR
 		code = report.Red
 	}
 	fmt.Fprintf(w, "%s\n", paint(code, line))
+	if nodes := perNode(wr.Nodes); nodes != "" && !strings.HasPrefix(wr.Workload, "DaemonSet/") {
+		fmt.Fprintf(w, "  %s %s\n", paint(report.Dim, "per node:"), nodes)
+	}
 	if wr.Replicas == 0 {
 		for _, e := range wr.Explanation {
 			fmt.Fprintf(w, "      %s\n", paint(report.Dim, e))
@@ -85,6 +88,26 @@ func writeWorkload(w io.Writer, wr simulate.WorkloadResult, pods []simulate.PodR
 		}
 		fmt.Fprintf(w, "  %d more %s would fit\n", *n, replicas)
 	}
+}
+
+// maxNodesShown bounds the per-node line: beyond it, pools say enough.
+const maxNodesShown = 12
+
+// perNode renders a workload's pods per node, with the range over the
+// seeded runs where ties made it vary ("win-1 5 (4-7)"); "" when it spans
+// one node or too many to list.
+func perNode(nodes []simulate.NodeCount) string {
+	if len(nodes) < 2 || len(nodes) > maxNodesShown {
+		return ""
+	}
+	parts := make([]string, len(nodes))
+	for i, nc := range nodes {
+		parts[i] = fmt.Sprintf("%s %d", nc.Node, nc.Count)
+		if nc.Min != nc.Max {
+			parts[i] += fmt.Sprintf(" (%d-%d)", nc.Min, nc.Max)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // outcome is a group of a workload's pods that failed the same way.

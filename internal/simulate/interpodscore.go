@@ -1,0 +1,149 @@
+package simulate
+
+import (
+	corev1 "k8s.io/api/core/v1"
+)
+
+// podPrefs is what InterPodAffinity scores of a pod: its preferred
+// affinity and anti-affinity terms with their weights, and its required
+// affinity terms (which attract later matching pods with the profile's
+// hardPodAffinityWeight).
+type podPrefs struct {
+	aff, anti []weightedTerm
+	required  []term
+}
+
+type weightedTerm struct {
+	term
+	weight int64
+}
+
+// newPodPrefs reads the pod's terms; nil when it has none.
+func newPodPrefs(pod *corev1.Pod) *podPrefs {
+	a := pod.Spec.Affinity
+	if a == nil {
+		return nil
+	}
+	pp := &podPrefs{}
+	var ip interPod
+	weighted := func(in []corev1.WeightedPodAffinityTerm) []weightedTerm {
+		var out []weightedTerm
+		for _, w := range in {
+			for _, t := range ip.terms(pod, []corev1.PodAffinityTerm{w.PodAffinityTerm}) {
+				out = append(out, weightedTerm{term: t, weight: int64(w.Weight)})
+			}
+		}
+		return out
+	}
+	if a.PodAffinity != nil {
+		pp.aff = weighted(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+		pp.required = ip.terms(pod, a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution)
+	}
+	if a.PodAntiAffinity != nil {
+		pp.anti = weighted(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+	if len(pp.aff)+len(pp.anti)+len(pp.required) == 0 {
+		if a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
+			return &podPrefs{} // a pod with affinity, which scoring walks
+		}
+		return nil
+	}
+	return pp
+}
+
+// hasPreferred reports whether the incoming pod has preferred terms.
+func (pp *podPrefs) hasPreferred() bool { return pp != nil && len(pp.aff)+len(pp.anti) > 0 }
+
+// attracts reports whether the pod, once bound, scores other pods:
+// through its required affinity or its preferred terms.
+func (pp *podPrefs) attracts() bool {
+	return pp != nil && len(pp.aff)+len(pp.anti)+len(pp.required) > 0
+}
+
+// topoScores is InterPodAffinity's PreScore state: weights per topology
+// key and value.
+type topoScores map[string]map[string]int64
+
+func (m topoScores) add(key, value string, w int64) {
+	if m[key] == nil {
+		m[key] = map[string]int64{}
+	}
+	m[key][value] += w
+}
+
+// interPodScores is InterPodAffinity's PreScore, Score and NormalizeScore
+// for a pod of template t over the feasible nodes, into out. It reports
+// false when the plugin skips (nothing to score).
+func (s *scheduler) interPodScores(t *tmpl, prof *Profile, feasible []*node, out []int64) bool {
+	in := t.sp.prefs
+	if !in.hasPreferred() && (prof.IgnorePreferredTermsOfExistingPods || !s.anyAffinity) {
+		return false // no bound pod has terms that could score this one
+	}
+	m := topoScores{}
+	contributed := false
+	for _, p := range s.placed {
+		if !in.hasPreferred() && p.sp.prefs == nil && p.sp.affinity == nil {
+			continue // only pods with affinity are walked then
+		}
+		nl := p.node.obj.Labels
+		if len(nl) == 0 {
+			continue
+		}
+		score := func(tm term, w int64, matches bool) {
+			if v, ok := nl[tm.topologyKey]; ok && matches {
+				m.add(tm.topologyKey, v, w)
+				contributed = true
+			}
+		}
+		if in != nil {
+			for _, w := range in.aff {
+				score(w.term, w.weight, w.matches(p.ns, p.labels))
+			}
+			for _, w := range in.anti {
+				score(w.term, -w.weight, w.matches(p.ns, p.labels))
+			}
+		}
+		if ex := p.sp.prefs; ex != nil {
+			if prof.HardPodAffinityWeight > 0 {
+				for _, tm := range ex.required {
+					score(tm, prof.HardPodAffinityWeight, tm.matches(t.ns, t.labels))
+				}
+			}
+			if !prof.IgnorePreferredTermsOfExistingPods {
+				for _, w := range ex.aff {
+					score(w.term, w.weight, w.matches(t.ns, t.labels))
+				}
+				for _, w := range ex.anti {
+					score(w.term, -w.weight, w.matches(t.ns, t.labels))
+				}
+			}
+		}
+	}
+	if !contributed {
+		return false
+	}
+	lo, hi := int64(0), int64(0)
+	for j, n := range feasible {
+		var sc int64
+		for key, values := range m {
+			if v, ok := n.obj.Labels[key]; ok {
+				sc += values[v]
+			}
+		}
+		out[j] = sc
+		if j == 0 || sc < lo {
+			lo = sc
+		}
+		if j == 0 || sc > hi {
+			hi = sc
+		}
+	}
+	for j := range feasible {
+		f := 0.0
+		if hi > lo {
+			f = float64(maxNodeScore) * (float64(out[j]-lo) / float64(hi-lo))
+		}
+		out[j] = int64(f)
+	}
+	return true
+}
