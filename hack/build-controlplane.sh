@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Builds the real control-plane binaries winkube's tests compare against:
-#   kube-apiserver, kube-scheduler  from k8s.io/kubernetes  (hack/controlplane)
+#   kube-apiserver, kube-scheduler, kube-controller-manager
+#                                   from k8s.io/kubernetes  (hack/controlplane)
 #   etcd                            from go.etcd.io/etcd/server/v3 (hack/etcd)
 #   nodeconfig-validate             hack/controlplane/nodeconfig-validate: the
 #                                   kubelet's and kube-proxy's config validation
 # into ${WINKUBE_CACHE:-$HOME/.cache/winkube}/controlplane/<kube version>/bin.
 #
-# Idempotent: when all three binaries exist and report the expected versions,
+# Idempotent: when all the binaries exist and report the expected versions,
 # nothing is built. Progress goes to stderr; the last line on stdout is the bin
 # directory. Any failure exits non-zero with a message starting "ERROR:".
 #
-# A cold build takes several minutes on 2 cores (most of it kube-apiserver).
+# A cold build takes several minutes on 2 cores (most of it kube-apiserver;
+# kube-controller-manager, built last, shares most of its packages).
 set -euo pipefail
 
 KUBE_VERSION=v1.36.3 # keep in sync with hack/controlplane/go.mod
@@ -44,6 +46,7 @@ check_bin() {
 all_ok() {
 	check_bin kube-apiserver "Kubernetes $KUBE_VERSION" &&
 		check_bin kube-scheduler "Kubernetes $KUBE_VERSION" &&
+		check_bin kube-controller-manager "Kubernetes $KUBE_VERSION" &&
 		check_bin etcd "etcd Version: ${ETCD_VERSION#v}" &&
 		check_bin nodeconfig-validate "Kubernetes $KUBE_VERSION"
 }
@@ -99,8 +102,10 @@ check_bin kube-apiserver "Kubernetes $KUBE_VERSION" ||
 	build controlplane k8s.io/kubernetes/cmd/kube-apiserver kube-apiserver "$kube_ldflags"
 check_bin nodeconfig-validate "Kubernetes $KUBE_VERSION" ||
 	build controlplane ./nodeconfig-validate nodeconfig-validate "$kube_ldflags"
+check_bin kube-controller-manager "Kubernetes $KUBE_VERSION" ||
+	build controlplane k8s.io/kubernetes/cmd/kube-controller-manager kube-controller-manager "$kube_ldflags"
 
-for spec in "kube-apiserver:Kubernetes $KUBE_VERSION" "kube-scheduler:Kubernetes $KUBE_VERSION" "etcd:etcd Version: ${ETCD_VERSION#v}" "nodeconfig-validate:Kubernetes $KUBE_VERSION"; do
+for spec in "kube-apiserver:Kubernetes $KUBE_VERSION" "kube-scheduler:Kubernetes $KUBE_VERSION" "kube-controller-manager:Kubernetes $KUBE_VERSION" "etcd:etcd Version: ${ETCD_VERSION#v}" "nodeconfig-validate:Kubernetes $KUBE_VERSION"; do
 	name=${spec%%:*}
 	check_bin "$name" "${spec#*:}" ||
 		die "$BIN/$name was built but '$name --version' does not report '${spec#*:}': $("$BIN/$name" --version 2>&1 | head -3)"

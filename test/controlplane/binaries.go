@@ -13,9 +13,13 @@ import (
 )
 
 // ensureBinaries returns a directory holding etcd, kube-apiserver and
-// kube-scheduler, building them into the cache if needed.
-func ensureBinaries(ctx context.Context, binDir string) (string, error) {
+// kube-scheduler (and kube-controller-manager when withControllerManager),
+// building them into the cache if needed.
+func ensureBinaries(ctx context.Context, binDir string, withControllerManager bool) (string, error) {
 	names := []string{"etcd", "kube-apiserver", "kube-scheduler"}
+	if withControllerManager {
+		names = append(names, "kube-controller-manager")
+	}
 	missing := func(dir string) []string {
 		var m []string
 		for _, n := range names {

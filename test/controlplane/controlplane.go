@@ -29,8 +29,9 @@ import (
 // harness runs. It must match hack/build-controlplane.sh.
 const KubernetesVersion = "v1.36.3"
 
-// EnvBinDir names a directory holding prebuilt etcd, kube-apiserver and
-// kube-scheduler binaries; when set, nothing is built.
+// EnvBinDir names a directory holding prebuilt etcd, kube-apiserver,
+// kube-scheduler (and, for [Options.ControllerManager],
+// kube-controller-manager) binaries; when set, nothing is built.
 const EnvBinDir = "WINKUBE_CONTROLPLANE_BIN"
 
 // Options configures [Start]. The zero value is a good default.
@@ -65,12 +66,34 @@ type Options struct {
 	// ExtraSchedulerFlags are appended to kube-scheduler's command line.
 	ExtraSchedulerFlags []string
 
+	// ControllerManager also starts kube-controller-manager with only the
+	// controllers that turn workloads into pods (see
+	// [WorkloadControllers]), so Deployments, ReplicaSets, StatefulSets,
+	// DaemonSets and Jobs get their pods as in a cluster. Nothing else runs:
+	// no garbage collector (deleting a Deployment leaves its ReplicaSets and
+	// pods), no node lifecycle (fake nodes stay Ready), no service accounts.
+	ControllerManager bool
+	// ExtraControllerManagerFlags are appended to kube-controller-manager's
+	// command line.
+	ExtraControllerManagerFlags []string
+
 	// StartTimeout bounds starting the processes and waiting for readiness
 	// (not building binaries). Default 2 minutes.
 	StartTimeout time.Duration
 }
 
-// ControlPlane is a running etcd + kube-apiserver (+ kube-scheduler).
+// WorkloadControllers are the kube-controller-manager controllers
+// [Options.ControllerManager] enables: those that create a workload's pods.
+var WorkloadControllers = []string{
+	"deployment-controller",
+	"replicaset-controller",
+	"statefulset-controller",
+	"daemonset-controller",
+	"job-controller",
+}
+
+// ControlPlane is a running etcd + kube-apiserver (+ kube-scheduler,
+// + kube-controller-manager).
 type ControlPlane struct {
 	// Config is an admin client config for the API server.
 	Config *rest.Config
@@ -105,7 +128,7 @@ func StartT(t testing.TB, opts Options) *ControlPlane {
 	cp, err := Start(ctx, opts)
 	if err != nil {
 		t.Fatalf("controlplane: FAILED TO START the real Kubernetes %s control plane "+
-			"(etcd, kube-apiserver, kube-scheduler); tests comparing against it cannot run.\n"+
+			"(etcd, kube-apiserver, kube-scheduler, kube-controller-manager as asked); tests comparing against it cannot run.\n"+
 			"Build the binaries with `make controlplane` (or set %s to a directory holding them).\n%v",
 			KubernetesVersion, EnvBinDir, err)
 	}
@@ -121,10 +144,10 @@ func StartT(t testing.TB, opts Options) *ControlPlane {
 }
 
 // Start builds (if needed) and starts etcd, kube-apiserver and kube-scheduler
-// on 127.0.0.1 in a fresh temporary directory, and waits until they are ready.
-// The caller must call Stop.
+// (and kube-controller-manager if asked) on 127.0.0.1 in a fresh temporary
+// directory, and waits until they are ready. The caller must call Stop.
 func Start(ctx context.Context, opts Options) (*ControlPlane, error) {
-	binDir, err := ensureBinaries(ctx, opts.BinDir)
+	binDir, err := ensureBinaries(ctx, opts.BinDir, opts.ControllerManager)
 	if err != nil {
 		return nil, err
 	}
@@ -165,11 +188,11 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 		}
 	}()
 
-	ports, err := freePorts(4)
+	ports, err := freePorts(5)
 	if err != nil {
 		return nil, fmt.Errorf("controlplane: picking free ports: %w", err)
 	}
-	etcdClientPort, etcdPeerPort, apiPort, schedPort := ports[0], ports[1], ports[2], ports[3]
+	etcdClientPort, etcdPeerPort, apiPort, schedPort, kcmPort := ports[0], ports[1], ports[2], ports[3], ports[4]
 
 	// Credentials: a CA and serving cert for the API server, a service
 	// account signing key, and a static admin token.
@@ -212,7 +235,7 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 		body, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode == http.StatusOK && bytes.Contains(body, []byte(`"health":"true"`)), string(body)
 	}
-	if err := cp.waitFor(ctx, "etcd /health", cp.procs[0], http.DefaultClient, etcdHealthy); err != nil {
+	if err := cp.waitFor(ctx, "etcd /health", cp.proc("etcd"), http.DefaultClient, etcdHealthy); err != nil {
 		return nil, err
 	}
 
@@ -266,12 +289,12 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 			return resp.StatusCode == http.StatusOK, string(body)
 		}
 	}
-	if err := cp.waitFor(ctx, "kube-apiserver /readyz", cp.procs[1], apiHTTP, readyz(apiURL+"/readyz?verbose")); err != nil {
+	if err := cp.waitFor(ctx, "kube-apiserver /readyz", cp.proc("kube-apiserver"), apiHTTP, readyz(apiURL+"/readyz?verbose")); err != nil {
 		return nil, err
 	}
 	// The "default" namespace is created by a bootstrap controller shortly
 	// after the server is ready; tests may rely on it.
-	if err := cp.waitFor(ctx, "namespace default", cp.procs[1], apiHTTP, readyz(apiURL+"/api/v1/namespaces/default")); err != nil {
+	if err := cp.waitFor(ctx, "namespace default", cp.proc("kube-apiserver"), apiHTTP, readyz(apiURL+"/api/v1/namespaces/default")); err != nil {
 		return nil, err
 	}
 
@@ -285,6 +308,11 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 	}
 	cp.Config, cp.Client = cfg, client
 
+	if opts.ControllerManager {
+		if err := cp.startControllerManager(ctx, kcmPort, opts.ExtraControllerManagerFlags); err != nil {
+			return nil, err
+		}
+	}
 	if opts.NoScheduler {
 		return cp, nil
 	}
@@ -319,10 +347,88 @@ leaderElection:
 	schedHTTP := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // loopback probe
 	schedURL := "https://127.0.0.1:" + strconv.Itoa(schedPort) + "/readyz?verbose"
-	if err := cp.waitFor(ctx, "kube-scheduler /readyz", cp.procs[2], schedHTTP, readyz(schedURL)); err != nil {
+	if err := cp.waitFor(ctx, "kube-scheduler /readyz", cp.proc("kube-scheduler"), schedHTTP, readyz(schedURL)); err != nil {
 		return nil, err
 	}
 	return cp, nil
+}
+
+// startControllerManager starts kube-controller-manager with the
+// [WorkloadControllers] only, using the admin kubeconfig for everything
+// (no per-controller service accounts, no leader election, no cloud
+// provider), serving health on 127.0.0.1:port, and waits until every one
+// of those controllers has registered its health check.
+func (cp *ControlPlane) startControllerManager(ctx context.Context, port int, extra []string) error {
+	args := []string{
+		"--kubeconfig=" + cp.KubeconfigPath,
+		"--authentication-kubeconfig=" + cp.KubeconfigPath,
+		"--authorization-kubeconfig=" + cp.KubeconfigPath,
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+		"--leader-elect=false",
+		"--use-service-account-credentials=false",
+		"--controllers=" + strings.Join(WorkloadControllers, ","),
+		// The defaults (20 QPS, burst 30) would throttle a ReplicaSet of
+		// 50 pods to seconds; a test wants the pods at once.
+		"--kube-api-qps=1000",
+		"--kube-api-burst=2000",
+		"--profiling=false",
+	}
+	args = append(args, extra...)
+	if err := cp.spawn("kube-controller-manager", filepath.Join(cp.BinDir, "kube-controller-manager"), args...); err != nil {
+		return err
+	}
+	// Each controller adds a health check named after it once it is built
+	// and its informers are starting; wait for all of them. The server
+	// certificate is self-signed: this is a loopback probe only.
+	kcmHTTP := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // loopback probe
+	url := "https://127.0.0.1:" + strconv.Itoa(port) + "/healthz?verbose"
+	return cp.waitFor(ctx, "kube-controller-manager /healthz with the workload controllers", cp.proc("kube-controller-manager"), kcmHTTP,
+		func(c *http.Client) (bool, string) {
+			resp, err := c.Get(url)
+			if err != nil {
+				return false, err.Error()
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusOK {
+				return false, string(body)
+			}
+			for _, name := range WorkloadControllers {
+				if !strings.Contains(string(body), "[+]"+name+" ok") {
+					return false, string(body)
+				}
+			}
+			return true, ""
+		})
+}
+
+// Exited reports, as an error carrying the tail of its log, that the named
+// process has exited; nil while it runs. A test waiting on what a
+// component does (say, kube-controller-manager creating pods) can check it
+// to fail at once instead of at its timeout.
+func (cp *ControlPlane) Exited(name string) error {
+	p := cp.proc(name)
+	if p == nil {
+		return fmt.Errorf("controlplane: no %s was started", name)
+	}
+	select {
+	case <-p.done:
+		return fmt.Errorf("controlplane: %s exited (%v)\n--- tail of %s ---\n%s", name, p.err, p.logPath, tail(p.logPath, 40))
+	default:
+		return nil
+	}
+}
+
+// proc returns the started process with that name, nil if none.
+func (cp *ControlPlane) proc(name string) *proc {
+	for _, p := range cp.procs {
+		if p.name == name {
+			return p
+		}
+	}
+	return nil
 }
 
 // Stop kills every process the control plane started (by recorded PID),
@@ -345,7 +451,8 @@ func (cp *ControlPlane) Stop() {
 }
 
 // LogPath returns the path of a process's combined stdout/stderr log
-// ("etcd", "kube-apiserver" or "kube-scheduler"); valid until Stop.
+// ("etcd", "kube-apiserver", "kube-scheduler" or "kube-controller-manager");
+// valid until Stop.
 func (cp *ControlPlane) LogPath(name string) string {
 	return filepath.Join(cp.Dir, name+".log")
 }

@@ -25,4 +25,31 @@
 // A case that disagrees is written to testdata/failures/ as a manifest
 // (nodes, RuntimeClasses, pods) headed by its seed, the mismatches and the
 // real outcome; files there are replayed by every run.
+//
+// # Placement
+//
+// TestPlacement compares where replicas land rather than where they may.
+// Its cases ([PlacementCase]: the reproduction of issue 14, then seeded
+// hybrid clusters of 3 to 12 nodes with two or three sizes, two zones,
+// PreferNoSchedule taints and pods already bound by name, and two to four
+// Deployments of 10 to 50 replicas with ScheduleAnyway spread constraints,
+// preferred node affinity and preferred pod (anti-)affinity) run on a
+// control plane of their own ([PlacementCluster]): kube-controller-manager
+// turns each Deployment into pods as in a cluster, and kube-scheduler runs
+// its default profile untouched — no extender, which would change its
+// tie-breaking and turn off opportunistic batching. Nodes are created in
+// name order before anything else; each Deployment is created once every
+// pod of the previous one is bound or unschedulable, since winkube models
+// input order sequentially. winkube then simulates the same stored nodes
+// and the same objects, deterministically and with seeds 1..k
+// (-placement.k); per Deployment and node, the real count must equal the
+// deterministic one where every seeded run agrees, and lie within the
+// seeded runs' range where they do not (a tie reaches the node).
+//
+// v1.36's kube-scheduler draws a random tie-breaker only for nodes an
+// extender scored (schedule_one.go, prioritizeNodes); otherwise the winner
+// is the root of a container/heap built over the feasible nodes in the
+// order the parallel filters found them, and repeated runs of these cases
+// gave the same counts every time. -placement.exact holds winkube's
+// deterministic model to that on every node, ties or not.
 package fidelity

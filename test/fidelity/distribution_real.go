@@ -1,0 +1,286 @@
+package fidelity
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/winkube/winkube/test/controlplane"
+)
+
+// PlacementCluster runs placement cases on a real control plane whose
+// kube-controller-manager creates the workloads' pods and whose
+// kube-scheduler runs the default profile exactly as shipped: no extender
+// (which would change tie-breaking and turn off opportunistic batching) and
+// no feature gate changed.
+type PlacementCluster struct {
+	CP     *controlplane.ControlPlane
+	probes int
+}
+
+// StartPlacementCluster starts that control plane for a test, failing it
+// loudly if that is impossible, with the placement namespace created. If
+// schedulerLog is not empty, kube-scheduler runs with --v=10, which logs
+// every plugin's score of every node for every pod ("Plugin scored node
+// for pod") and the final scores, and its log is copied to that file when
+// the test ends.
+func StartPlacementCluster(t testing.TB, schedulerLog string) *PlacementCluster {
+	t.Helper()
+	opts := controlplane.Options{ControllerManager: true}
+	if schedulerLog != "" {
+		opts.ExtraSchedulerFlags = []string{"--v=10"}
+	}
+	cp := controlplane.StartT(t, opts)
+	if schedulerLog != "" {
+		// Registered after StartT's cleanup, so it runs before the
+		// control plane's directory is removed.
+		t.Cleanup(func() {
+			data, err := os.ReadFile(cp.LogPath("kube-scheduler"))
+			if err == nil {
+				err = os.WriteFile(schedulerLog, data, 0o644)
+			}
+			if err != nil {
+				t.Errorf("copying the kube-scheduler log to %s: %v", schedulerLog, err)
+				return
+			}
+			t.Logf("kube-scheduler log (--v=10) copied to %s", schedulerLog)
+		})
+	}
+	if err := cp.CreateNamespace(t.Context(), PlacementNamespace); err != nil {
+		t.Fatalf("creating namespace %s: %v", PlacementNamespace, err)
+	}
+	return &PlacementCluster{CP: cp}
+}
+
+// RealPlacement is where the real scheduler put one case's pods.
+type RealPlacement struct {
+	// Nodes are the case's nodes as the API server stored them, in
+	// creation order: what winkube is given.
+	Nodes []*corev1.Node
+	// Workloads are the Deployments in creation order.
+	Workloads []RealWorkload
+}
+
+// RealWorkload is where one Deployment's replicas went.
+type RealWorkload struct {
+	Name     string         // the Deployment's name
+	Replicas int            // pods its ReplicaSet created
+	Nodes    map[string]int // node name -> bound pods
+	Pending  int            // pods the scheduler reported unschedulable
+	Took     time.Duration  // from creating the Deployment to its last pod's outcome
+}
+
+// Run empties the cluster, creates the case's nodes in order, waits until
+// the scheduler has seen each of them with its status and no pods, creates
+// the existing pods, then each Deployment in turn, waiting until every
+// pod of one is bound or reported unschedulable before creating the next.
+func (c *PlacementCluster) Run(ctx context.Context, pc *PlacementCase) (*RealPlacement, error) {
+	if err := c.reset(ctx); err != nil {
+		return nil, err
+	}
+	out := &RealPlacement{}
+	for _, n := range pc.Nodes {
+		created, err := c.CP.CreateNode(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		out.Nodes = append(out.Nodes, created)
+	}
+	if err := c.barrier(ctx, out.Nodes); err != nil {
+		return nil, err
+	}
+	client := c.CP.Client
+	for _, p := range pc.Existing {
+		if _, err := client.CoreV1().Pods(PlacementNamespace).Create(ctx, p.DeepCopy(), metav1.CreateOptions{}); err != nil {
+			return nil, fmt.Errorf("create existing pod %s: %w", p.Name, err)
+		}
+	}
+	for _, d := range pc.Deployments {
+		start := time.Now()
+		if _, err := client.AppsV1().Deployments(PlacementNamespace).Create(ctx, d.DeepCopy(), metav1.CreateOptions{}); err != nil {
+			return nil, fmt.Errorf("create Deployment %s: %w", d.Name, err)
+		}
+		w, err := c.waitDeployment(ctx, d.Name, int(*d.Spec.Replicas), labels.SelectorFromSet(d.Spec.Selector.MatchLabels))
+		if err != nil {
+			return nil, err
+		}
+		w.Took = time.Since(start)
+		out.Workloads = append(out.Workloads, *w)
+	}
+	return out, nil
+}
+
+// waitDeployment waits until the Deployment's ReplicaSet has created all
+// its pods and each is bound or has PodScheduled=False, and counts them.
+func (c *PlacementCluster) waitDeployment(ctx context.Context, name string, replicas int, sel labels.Selector) (*RealWorkload, error) {
+	var w *RealWorkload
+	err := poll(ctx, "the pods of Deployment "+name, func() (bool, error) {
+		for _, component := range []string{"kube-controller-manager", "kube-scheduler"} {
+			if err := c.CP.Exited(component); err != nil {
+				return false, err
+			}
+		}
+		pods, err := c.CP.Client.CoreV1().Pods(PlacementNamespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+		if err != nil {
+			return false, err
+		}
+		w = &RealWorkload{Name: name, Replicas: len(pods.Items), Nodes: map[string]int{}}
+		for _, p := range pods.Items {
+			switch {
+			case p.Spec.NodeName != "":
+				w.Nodes[p.Spec.NodeName]++
+			case unschedulable(&p):
+				w.Pending++
+			default:
+				return false, nil
+			}
+		}
+		if len(pods.Items) > replicas {
+			return false, fmt.Errorf("Deployment %s has %d pods, more than its %d replicas", name, len(pods.Items), replicas)
+		}
+		return len(pods.Items) == replicas, nil
+	})
+	if err != nil && w != nil {
+		err = fmt.Errorf("%w (last seen: %d of %d pods, bound %v, %d pending)", err, w.Replicas, replicas, w.Nodes, w.Pending)
+	}
+	return w, err
+}
+
+func unschedulable(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse {
+			return true
+		}
+	}
+	return false
+}
+
+// barrier waits until the scheduler knows every node with its status and
+// without pods: for each node, a probe pod pinned to it by hostname that
+// tolerates everything and asks for all of its allocatable CPU and memory
+// must be bound. The probes are then deleted; the scheduler learns of that
+// from the pod watch before any later pod, so they leave no trace.
+func (c *PlacementCluster) barrier(ctx context.Context, nodes []*corev1.Node) error {
+	client := c.CP.Client.CoreV1().Pods(PlacementNamespace)
+	var names []string
+	for _, n := range nodes {
+		c.probes++
+		p := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s%d", probePrefix, c.probes), Namespace: PlacementNamespace,
+				Labels: map[string]string{"winkube.io/probe": "true"}},
+			Spec: corev1.PodSpec{
+				NodeSelector: map[string]string{corev1.LabelHostname: n.Labels[corev1.LabelHostname]},
+				Tolerations:  []corev1.Toleration{{Operator: corev1.TolerationOpExists}},
+				Containers: []corev1.Container{{Name: "probe", Image: "registry.k8s.io/pause:3.10",
+					Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+						corev1.ResourceCPU: n.Status.Allocatable[corev1.ResourceCPU], corev1.ResourceMemory: n.Status.Allocatable[corev1.ResourceMemory]}}}},
+			},
+		}
+		if _, err := client.Create(ctx, p, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("create probe pod for node %s: %w", n.Name, err)
+		}
+		names = append(names, p.Name)
+	}
+	// A probe the scheduler found no room for is retried on the node's
+	// status update, so waiting for all of them to be bound is enough.
+	err := poll(ctx, "probe pods to be bound to their empty nodes", func() (bool, error) {
+		pods, err := client.List(ctx, metav1.ListOptions{LabelSelector: "winkube.io/probe=true"})
+		if err != nil {
+			return false, err
+		}
+		bound := 0
+		for _, p := range pods.Items {
+			if p.Spec.NodeName != "" {
+				bound++
+			}
+		}
+		return bound == len(names), nil
+	})
+	if err != nil {
+		return err
+	}
+	zero := int64(0)
+	for _, name := range names {
+		if err := client.Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: &zero}); err != nil {
+			return fmt.Errorf("delete probe pod %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// reset deletes every Deployment, ReplicaSet, pod and node, in that order
+// (there is no garbage collector: a ReplicaSet left alive would recreate
+// its pods), and waits until they are gone.
+func (c *PlacementCluster) reset(ctx context.Context) error {
+	zero := int64(0)
+	client := c.CP.Client
+	all := metav1.ListOptions{}
+	if err := client.AppsV1().Deployments(PlacementNamespace).DeleteCollection(ctx, metav1.DeleteOptions{}, all); err != nil {
+		return fmt.Errorf("delete Deployments: %w", err)
+	}
+	if err := client.AppsV1().ReplicaSets(PlacementNamespace).DeleteCollection(ctx, metav1.DeleteOptions{}, all); err != nil {
+		return fmt.Errorf("delete ReplicaSets: %w", err)
+	}
+	return poll(ctx, "the placement cluster to be empty", func() (bool, error) {
+		// A ReplicaSet the Deployment controller created just before its
+		// Deployment went is deleted here too.
+		left := 0
+		deps, err := client.AppsV1().Deployments(PlacementNamespace).List(ctx, all)
+		if err != nil {
+			return false, err
+		}
+		rss, err := client.AppsV1().ReplicaSets(PlacementNamespace).List(ctx, all)
+		if err != nil {
+			return false, err
+		}
+		if left = len(deps.Items) + len(rss.Items); left > 0 {
+			if err := client.AppsV1().ReplicaSets(PlacementNamespace).DeleteCollection(ctx, metav1.DeleteOptions{}, all); err != nil && !apierrors.IsNotFound(err) {
+				return false, err
+			}
+			return false, nil
+		}
+		pods, err := client.CoreV1().Pods(PlacementNamespace).List(ctx, all)
+		if err != nil {
+			return false, err
+		}
+		if len(pods.Items) > 0 {
+			err := client.CoreV1().Pods(PlacementNamespace).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero}, all)
+			return false, err
+		}
+		nodes, err := client.CoreV1().Nodes().List(ctx, all)
+		if err != nil {
+			return false, err
+		}
+		if len(nodes.Items) > 0 {
+			err := client.CoreV1().Nodes().DeleteCollection(ctx, metav1.DeleteOptions{}, all)
+			return false, err
+		}
+		return true, nil
+	})
+}
+
+// String renders the per-node counts of each workload, for the report.
+func (rp *RealPlacement) String() string {
+	var b strings.Builder
+	for _, w := range rp.Workloads {
+		fmt.Fprintf(&b, "%s:", w.Name)
+		for _, n := range slices.Sorted(maps.Keys(w.Nodes)) {
+			fmt.Fprintf(&b, " %s=%d", n, w.Nodes[n])
+		}
+		if w.Pending > 0 {
+			fmt.Fprintf(&b, " pending=%d", w.Pending)
+		}
+		b.WriteString("; ")
+	}
+	return strings.TrimSuffix(b.String(), "; ")
+}
