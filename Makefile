@@ -7,7 +7,7 @@ GO ?= go
 
 all: test
 
-# Build (or verify the cached) etcd, kube-apiserver and kube-scheduler that the
+# Build (or verify the cached) etcd, kube-apiserver, kube-scheduler and kube-controller-manager that the
 # tests run; see hack/build-controlplane.sh. A cold build takes several minutes.
 controlplane:
 	bash hack/build-controlplane.sh
