@@ -51,6 +51,7 @@ type htmlBar struct {
 
 type htmlWorkload struct {
 	Name, Where, Placed, Class    string
+	PerNode                       string
 	Replicas, Scheduled           int
 	Pending, Rejected, StartFails int
 	MoreFit                       *int
@@ -136,6 +137,9 @@ func workloadRow(wr simulate.WorkloadResult) htmlWorkload {
 		placed = append(placed, fmt.Sprintf("%s %d", pc.Pool, pc.Count))
 	}
 	row.Placed = strings.Join(placed, ", ")
+	if !strings.HasPrefix(wr.Workload, "DaemonSet/") {
+		row.PerNode = perNode(wr.Nodes)
+	}
 	if wr.Pending+wr.Rejected+wr.StartFailures > 0 {
 		row.Class = "bad"
 	}
@@ -259,7 +263,7 @@ ul.expl{margin:4px 0 0 18px;padding:0}
 <thead><tr><th>Workload</th><th>Scheduled</th><th>Placed per pool</th><th>Pending</th><th>Rejected</th><th>Failing at start</th></tr></thead>
 <tbody>{{range .Rows}}
 <tr class="{{.Class}}" data-workload="{{.Name}}"><td><code>{{.Name}}</code>{{with .Where}}<div class="dim">{{.}}</div>{{end}}{{range .NotModelled}}<div class="dim">not modelled: {{.}}</div>{{end}}{{with .MoreFit}}<div class="dim">{{.}} more would fit</div>{{end}}</td>
-<td class="num">{{.Scheduled}}/{{.Replicas}}</td><td>{{.Placed}}</td><td class="num">{{.Pending}}</td><td class="num">{{.Rejected}}</td><td class="num">{{.StartFails}}</td></tr>{{end}}
+<td class="num">{{.Scheduled}}/{{.Replicas}}</td><td>{{.Placed}}{{with .PerNode}}<div class="dim">per node: {{.}}</div>{{end}}</td><td class="num">{{.Pending}}</td><td class="num">{{.Rejected}}</td><td class="num">{{.StartFails}}</td></tr>{{end}}
 </tbody>
 </table>
 {{define "group"}}<div class="group {{.Kind}}" data-workload="{{.G.Workload}}">
