@@ -66,6 +66,10 @@ func BenchmarkSimulate(b *testing.B) { benchSimulate(b, 5000, 200, 500) }
 // nodes with every score plugin and the scheduler's node sampling.
 func BenchmarkSimulateFullScoring(b *testing.B) { benchSimulateWith(b, 5000, 200, 500, true) }
 
+// BenchmarkSimulateUnder100 places 5,000 pods on 90 nodes, where every
+// pod is scored with every plugin as the scheduler does.
+func BenchmarkSimulateUnder100(b *testing.B) { benchSimulate(b, 90, 100, 50) }
+
 // BenchmarkSimulateSmall is the real scheduler benchmark's size, for a
 // like-for-like rate.
 func BenchmarkSimulateSmall(b *testing.B) { benchSimulate(b, 500, 100, 50) }
