@@ -94,11 +94,20 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 			return err
 		},
 	}
-	if !o.NoEvents {
+	if !o.NoEvents && o.EventsAbout == nil {
 		tasks = append(tasks, func(ctx context.Context) error { return r.events(ctx, cs) })
 	}
 	if err := parallel(ctx, tasks); err != nil {
 		return nil, err
+	}
+	if !o.NoEvents && o.EventsAbout != nil {
+		perPod := o.PerPodEvents
+		if perPod == 0 {
+			perPod = DefaultPerPodEvents
+		}
+		if err := r.podEvents(ctx, cs, o.EventsAbout(s), perPod); err != nil {
+			return nil, err
+		}
 	}
 	sort.Slice(s.Denied, func(i, j int) bool { return s.Denied[i].Resource < s.Denied[j].Resource })
 	sort.SliceStable(s.Events, func(i, j int) bool { return s.Events[i].Last.Before(s.Events[j].Last) })
