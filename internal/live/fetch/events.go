@@ -20,12 +20,14 @@ import (
 
 // DefaultPerPodEvents is how many pods' events are read one pod at a time
 // (a field selector on the involved object's UID) rather than by listing
-// their namespaces. The API server keeps no index of events (they bypass
-// its watch cache), so each per-pod request reads every event of the
-// namespace from etcd, as a namespace list does; a per-pod request only
-// saves encoding, sending and decoding the events of other pods. See
-// docs/performance.md ("## audit and doctor") for the measurement.
-const DefaultPerPodEvents = 4
+// their namespaces. The API server keeps no cache or index of events, so
+// a per-pod request reads and decodes every event of the namespace from
+// etcd, as the namespace list does; it saves only encoding, sending and
+// decoding the other pods' events. Measured on the benchmark cluster
+// (100,000 events, docs/performance.md): one per-pod request cost 3.5 s
+// of API server and etcd CPU, the namespace list 4 to 6 s with the
+// client's decoding, so only a single pod is read on its own.
+const DefaultPerPodEvents = 1
 
 // maxNamespaceLists is how many namespaces' events are listed one
 // namespace at a time before one list of all namespaces is cheaper in
@@ -162,7 +164,7 @@ func (r *reader) eventList(ctx context.Context, cs kubernetes.Interface, api int
 	if q.uid != "" {
 		sel = strings.Trim(eventAPIs[api].uidField+"="+string(q.uid)+","+sel, ",")
 	}
-	opts := metav1.ListOptions{Limit: r.limit, FieldSelector: sel}
+	opts := metav1.ListOptions{Limit: r.eventLimit, FieldSelector: sel}
 	var out []live.Event
 	add := func(e live.Event) {
 		if keep == nil || keep(&e) {

@@ -78,8 +78,8 @@ func TestEventPlan(t *testing.T) {
 		perPod int
 		want   []eventQuery
 	}{
-		{"no pods", "", nil, 4, nil},
-		{"few pods", "", two, 4, []eventQuery{{ns: "shop", uid: "a"}, {ns: "web", uid: "b"}}},
+		{"no pods", "", nil, 1, nil},
+		{"few pods", "", two, 2, []eventQuery{{ns: "shop", uid: "a"}, {ns: "web", uid: "b"}}},
 		{"more pods than per pod", "", three, 2, []eventQuery{{ns: "shop"}, {ns: "web"}}},
 		{"never per pod", "", two, -1, []eventQuery{{ns: "shop"}, {ns: "web"}}},
 		{"one namespace read", "web", three, 2, []eventQuery{{ns: "web"}}},

@@ -37,12 +37,15 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 	if o.PageSize <= 0 {
 		o.PageSize = DefaultPageSize
 	}
+	if o.EventPageSize <= 0 {
+		o.EventPageSize = DefaultEventPageSize
+	}
 	v, err := cs.Discovery().ServerVersion()
 	if err != nil {
 		return nil, fmt.Errorf("reading the server version: %w", err)
 	}
 	s := &live.Snapshot{Server: v.GitVersion, Namespace: ns}
-	r := &reader{s: s, ns: ns, limit: o.PageSize, progress: o.Progress, eventSelector: o.EventSelector}
+	r := &reader{s: s, ns: ns, limit: o.PageSize, eventLimit: o.EventPageSize, progress: o.Progress, eventSelector: o.EventSelector}
 	core, apps, batch := cs.CoreV1(), cs.AppsV1(), cs.BatchV1()
 	tasks := []func(context.Context) error{
 		func(ctx context.Context) (err error) {
@@ -116,10 +119,12 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 
 // reader carries what the parallel lists share.
 type reader struct {
-	s        *live.Snapshot
-	ns       string
-	limit    int64
-	progress func(string)
+	s     *live.Snapshot
+	ns    string
+	limit int64
+	// eventLimit is the page size of the events.
+	eventLimit int64
+	progress   func(string)
 	// eventSelector filters the events server-side.
 	eventSelector string
 	mu            sync.Mutex
