@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/doctor"
+	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/live/fetch"
 )
 
@@ -76,6 +78,12 @@ func (o *doctorOptions) validate(args []string) error {
 func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	limitMemory()
 	o.opts.Progress = progress(o.streams, o.quiet)
+	opts := doctor.Options{Rules: o.enabled, CreatingAfter: o.creatingAfter, NoSimulation: o.noSim, Model: o.explicitModel(), Now: time.Now()}
+	if len(args) == 1 {
+		opts.Pod = args[0]
+	}
+	// Only the events of the pods doctor looks into are read.
+	o.opts.EventsAbout = func(s *live.Snapshot) []*corev1.Pod { return doctor.Examined(s, opts) }
 	snap, err := fetch.Read(cmd.Context(), o.opts)
 	endProgress(o.streams, o.opts.Progress)
 	if err != nil {
@@ -85,10 +93,6 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 		for _, d := range snap.Denied {
 			fmt.Fprintf(o.streams.Err, "warning: cannot list %s: %s\n", d.Resource, d.Permission())
 		}
-	}
-	opts := doctor.Options{Rules: o.enabled, CreatingAfter: o.creatingAfter, NoSimulation: o.noSim, Model: o.explicitModel()}
-	if len(args) == 1 {
-		opts.Pod = args[0]
 	}
 	rep, err := doctor.Diagnose(cmd.Context(), snap, opts)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/winkube/winkube/internal/audit"
@@ -67,12 +68,7 @@ type Diagnosis struct {
 
 // Diagnose explains the unhealthy pods of a snapshot.
 func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, error) {
-	if opts.Now.IsZero() {
-		opts.Now = time.Now()
-	}
-	if opts.CreatingAfter == 0 {
-		opts.CreatingAfter = DefaultCreatingAfter
-	}
+	opts = opts.withDefaults()
 	m, _ := audit.ModelFor(s.Server)
 	if opts.Model != nil {
 		m = *opts.Model
@@ -84,8 +80,8 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 			continue
 		}
 		rep.Checked++
-		st := State(p, opts.Now, opts.CreatingAfter)
-		if st == "" && opts.Pod == "" {
+		st, examine := examine(p, opts)
+		if !examine {
 			continue
 		}
 		c := &podCtx{pod: p, state: st, model: m, node: s.Node(p.Spec.NodeName)}
@@ -134,6 +130,41 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 		rep.Diagnoses = append(rep.Diagnoses, diagnose(c, owner, lint[owner])...)
 	}
 	return rep, nil
+}
+
+// Examined returns the pods Diagnose looks into with the same options:
+// the unhealthy ones, or the one named by opts.Pod. Theirs are the only
+// events Diagnose reads, so a reader may fetch just those
+// (fetch.Options.EventsAbout); opts.Now must then be set, so that both
+// judge the pods at the same moment.
+func Examined(s *live.Snapshot, opts Options) []*corev1.Pod {
+	opts = opts.withDefaults()
+	var out []*corev1.Pod
+	for _, p := range s.Pods {
+		if opts.Pod != "" && p.Name != opts.Pod {
+			continue
+		}
+		if _, ok := examine(p, opts); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// examine returns the pod's State and whether Diagnose looks into it.
+func examine(p *corev1.Pod, opts Options) (string, bool) {
+	st := State(p, opts.Now, opts.CreatingAfter)
+	return st, st != "" || opts.Pod != ""
+}
+
+func (o Options) withDefaults() Options {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	if o.CreatingAfter == 0 {
+		o.CreatingAfter = DefaultCreatingAfter
+	}
+	return o
 }
 
 // diagnose names the causes of one pod, most likely first.

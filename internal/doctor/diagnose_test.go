@@ -100,3 +100,38 @@ func TestDiagnoseExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestExamined: the pods whose events a reader fetches are exactly the
+// pods Diagnose reports on: the unhealthy ones, or the named one even
+// when healthy.
+func TestExamined(t *testing.T) {
+	t.Parallel()
+	ready := corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
+	sick, healthy := pod("sick", "win-1", creating()), pod("ok", "win-1", ready)
+	healthy.Name = "api"
+	s := &live.Snapshot{Server: "v1.36.3", Pods: []*corev1.Pod{healthy, sick}}
+	for _, opts := range []Options{{Now: now, NoSimulation: true}, {Now: now, NoSimulation: true, Pod: "api"}} {
+		rep, err := Diagnose(t.Context(), s, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diagnosed := map[types.UID]bool{}
+		for _, d := range rep.Diagnoses {
+			diagnosed[d.Pod.UID] = true
+		}
+		var examined []types.UID
+		for _, p := range Examined(s, opts) {
+			examined = append(examined, p.UID)
+			if !diagnosed[p.UID] && opts.Pod == "" {
+				t.Errorf("pod %s examined but not diagnosed", p.Name)
+			}
+		}
+		want := []types.UID{sick.UID}
+		if opts.Pod != "" {
+			want = []types.UID{healthy.UID}
+		}
+		if diff := cmp.Diff(want, examined); diff != "" {
+			t.Errorf("Examined with pod %q (-want +got):\n%s", opts.Pod, diff)
+		}
+	}
+}

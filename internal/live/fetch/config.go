@@ -3,8 +3,11 @@ package fetch
 import (
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/winkube/winkube/internal/live"
 )
 
 // Defaults for Options. client-go's own defaults (5 queries per second,
@@ -12,7 +15,13 @@ import (
 const (
 	DefaultQPS      = 100
 	DefaultBurst    = 200
-	DefaultPageSize = 500
+	DefaultPageSize = 5000
+	// DefaultEventPageSize is larger: the API server keeps no cache of
+	// events, so every page is a range read of etcd that also counts the
+	// keys left after it; small pages make reading n events cost about
+	// n²/page in etcd. 10,000 is the most the API server itself asks etcd
+	// for at once.
+	DefaultEventPageSize = 10000
 )
 
 // Options says which cluster to read and how.
@@ -26,11 +35,22 @@ type Options struct {
 	QPS           float32
 	Burst         int
 	PageSize      int64
+	// EventPageSize is the page size of the events (see
+	// DefaultEventPageSize).
+	EventPageSize int64
 	// NoEvents skips the events (audit judges objects, not events).
 	NoEvents bool
 	// EventSelector is a field selector for the events, e.g. leaving out
 	// the routine reasons a diagnosis never reads.
 	EventSelector string
+	// EventsAbout, when set, is called once every other kind is read and
+	// returns the pods whose events are wanted: only theirs are read,
+	// none when it returns none. Without it every event is read.
+	EventsAbout func(*live.Snapshot) []*corev1.Pod
+	// PerPodEvents is how many pods of EventsAbout are read one pod at a
+	// time before their namespaces are listed instead; 0 means
+	// DefaultPerPodEvents, a negative number never.
+	PerPodEvents int
 	// Progress, when set, receives one status line per kind read (the CLI
 	// sets it only when stderr is a terminal).
 	Progress func(string)

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/winkube/winkube/internal/live"
 )
@@ -52,5 +54,41 @@ func TestPermission(t *testing.T) {
 	want := `grant verbs [get, list, watch] on resource "deployments" of apiGroup apps cluster-wide (ClusterRole), as in deploy/audit-rbac.yaml`
 	if got := d.Permission(); got != want {
 		t.Errorf("Permission() = %q, want %q", got, want)
+	}
+}
+
+// TestEventPlan: no pods need no events; a few are read one pod at a
+// time; more are read by their namespaces, or in one list when the
+// namespace read is one or the namespaces are many.
+func TestEventPlan(t *testing.T) {
+	t.Parallel()
+	pod := func(ns, uid string) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: uid, UID: types.UID(uid)}}
+	}
+	two := []*corev1.Pod{pod("shop", "a"), pod("web", "b")}
+	three := []*corev1.Pod{pod("web", "a"), pod("shop", "b"), pod("web", "c")}
+	var many []*corev1.Pod
+	for i := range maxNamespaceLists + 1 {
+		many = append(many, pod(fmt.Sprintf("ns-%d", i), fmt.Sprint(i)))
+	}
+	tests := []struct {
+		name   string
+		ns     string
+		pods   []*corev1.Pod
+		perPod int
+		want   []eventQuery
+	}{
+		{"no pods", "", nil, 1, nil},
+		{"few pods", "", two, 2, []eventQuery{{ns: "shop", uid: "a"}, {ns: "web", uid: "b"}}},
+		{"more pods than per pod", "", three, 2, []eventQuery{{ns: "shop"}, {ns: "web"}}},
+		{"never per pod", "", two, -1, []eventQuery{{ns: "shop"}, {ns: "web"}}},
+		{"one namespace read", "web", three, 2, []eventQuery{{ns: "web"}}},
+		{"many namespaces", "", many, 2, []eventQuery{{ns: ""}}},
+	}
+	for _, tt := range tests {
+		got := eventPlan(tt.ns, tt.pods, tt.perPod)
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(eventQuery{})); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }

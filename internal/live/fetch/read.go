@@ -37,12 +37,15 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 	if o.PageSize <= 0 {
 		o.PageSize = DefaultPageSize
 	}
+	if o.EventPageSize <= 0 {
+		o.EventPageSize = DefaultEventPageSize
+	}
 	v, err := cs.Discovery().ServerVersion()
 	if err != nil {
 		return nil, fmt.Errorf("reading the server version: %w", err)
 	}
 	s := &live.Snapshot{Server: v.GitVersion, Namespace: ns}
-	r := &reader{s: s, ns: ns, limit: o.PageSize, progress: o.Progress, eventSelector: o.EventSelector}
+	r := &reader{s: s, ns: ns, limit: o.PageSize, eventLimit: o.EventPageSize, progress: o.Progress, eventSelector: o.EventSelector}
 	core, apps, batch := cs.CoreV1(), cs.AppsV1(), cs.BatchV1()
 	tasks := []func(context.Context) error{
 		func(ctx context.Context) (err error) {
@@ -94,11 +97,20 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 			return err
 		},
 	}
-	if !o.NoEvents {
+	if !o.NoEvents && o.EventsAbout == nil {
 		tasks = append(tasks, func(ctx context.Context) error { return r.events(ctx, cs) })
 	}
 	if err := parallel(ctx, tasks); err != nil {
 		return nil, err
+	}
+	if !o.NoEvents && o.EventsAbout != nil {
+		perPod := o.PerPodEvents
+		if perPod == 0 {
+			perPod = DefaultPerPodEvents
+		}
+		if err := r.podEvents(ctx, cs, o.EventsAbout(s), perPod); err != nil {
+			return nil, err
+		}
 	}
 	sort.Slice(s.Denied, func(i, j int) bool { return s.Denied[i].Resource < s.Denied[j].Resource })
 	sort.SliceStable(s.Events, func(i, j int) bool { return s.Events[i].Last.Before(s.Events[j].Last) })
@@ -107,10 +119,12 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 
 // reader carries what the parallel lists share.
 type reader struct {
-	s        *live.Snapshot
-	ns       string
-	limit    int64
-	progress func(string)
+	s     *live.Snapshot
+	ns    string
+	limit int64
+	// eventLimit is the page size of the events.
+	eventLimit int64
+	progress   func(string)
 	// eventSelector filters the events server-side.
 	eventSelector string
 	mu            sync.Mutex

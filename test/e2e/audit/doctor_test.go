@@ -106,3 +106,47 @@ func hasPowerShell(cmds []struct{ Shell, Where, Command string }) bool {
 	}
 	return false
 }
+
+// TestDoctorEventReads: doctor reads only the events of the pods it looks
+// into, one pod at a time (a field selector on the pod's UID) for a named
+// pod, by namespace for -n and -A. Each way gives every pod the same
+// diagnoses, so none is lost by reading fewer events.
+func TestDoctorEventReads(t *testing.T) {
+	byPod := func(out string) map[string]string {
+		var rep struct {
+			Diagnoses []json.RawMessage `json:"diagnoses"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("doctor output is not JSON: %v\n%s", err, out)
+		}
+		m := map[string]string{}
+		for _, d := range rep.Diagnoses {
+			var p struct {
+				Pod struct{ Namespace, Name string } `json:"pod"`
+			}
+			if err := json.Unmarshal(d, &p); err != nil {
+				t.Fatal(err)
+			}
+			if p.Pod.Namespace == ns {
+				m[p.Pod.Name] += string(d) + "\n"
+			}
+		}
+		return m
+	}
+	_, out, _ := winkube(t, "doctor", "--kubeconfig", cp.KubeconfigPath, "-n", ns, "-o", "json")
+	namespace := byPod(out)
+	_, out, _ = winkube(t, "doctor", "--kubeconfig", cp.KubeconfigPath, "-A", "-o", "json")
+	all := byPod(out)
+	if len(namespace) < len(cases())/2 {
+		t.Fatalf("doctor -n %s diagnosed %d pods", ns, len(namespace))
+	}
+	for name, want := range namespace {
+		if all[name] != want {
+			t.Errorf("pod %s: doctor -A diagnoses\n%s\nwant (doctor -n)\n%s", name, all[name], want)
+		}
+		_, out, _ := winkube(t, "doctor", "--kubeconfig", cp.KubeconfigPath, "-n", ns, name, "-o", "json")
+		if got := byPod(out)[name]; got != want {
+			t.Errorf("pod %s: doctor -n %s %s diagnoses\n%s\nwant (doctor -n)\n%s", name, ns, name, got, want)
+		}
+	}
+}
