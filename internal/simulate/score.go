@@ -83,16 +83,11 @@ func (z *normalizer) see(st static) {
 }
 
 func (z normalizer) score(st static) int64 {
-	aff := int64(0)
-	if z.maxAffinity > 0 {
-		aff = maxNodeScore * st.affinity / z.maxAffinity
-	}
-	taint := int64(maxNodeScore)
-	if z.maxPrefer > 0 {
-		taint = maxNodeScore - maxNodeScore*st.prefer/z.maxPrefer
-	}
-	return weightNodeAffinity*aff + weightTaints*taint
+	return z.weighted(st, &defaultWeights)
 }
+
+// defaultWeights are the default profile's, for the bucket paths.
+var defaultWeights = Profile{NodeAffinity: weightNodeAffinity, TaintToleration: weightTaints}
 
 // weighted is the normalized static scores with the profile's weights.
 func (z normalizer) weighted(st static, prof *Profile) int64 {

@@ -108,17 +108,7 @@ func (ss *softSpread) included(c *softConstraint, sp *schedPod, n *node) bool {
 	if ss.requireAll && !ss.hasKeys(n.obj.Labels) {
 		return false
 	}
-	if c.honorAffinity {
-		if ok, _ := sp.required.Match(n.obj); !ok {
-			return false
-		}
-	}
-	if c.honorTaints {
-		if _, bad := untoleratedTaint(n.obj.Spec.Taints, sp.tolerations); bad {
-			return false
-		}
-	}
-	return true
+	return inclusionPolicies(sp, n, c.honorAffinity, c.honorTaints)
 }
 
 // softCounts is the template's matching pods per constraint: per node (by

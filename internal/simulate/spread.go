@@ -75,12 +75,19 @@ func eligible(sp *schedPod, c spreadConstraint, n *node) bool {
 			return false
 		}
 	}
-	if c.honorAffinity {
+	return inclusionPolicies(sp, n, c.honorAffinity, c.honorTaints)
+}
+
+// inclusionPolicies is a spread constraint's matchNodeInclusionPolicies:
+// with Honor, a node counts only when it matches the pod's required node
+// affinity, or its NoSchedule and NoExecute taints are tolerated.
+func inclusionPolicies(sp *schedPod, n *node, honorAffinity, honorTaints bool) bool {
+	if honorAffinity {
 		if ok, _ := sp.required.Match(n.obj); !ok {
 			return false
 		}
 	}
-	if c.honorTaints {
+	if honorTaints {
 		if _, bad := untoleratedTaint(n.obj.Spec.Taints, sp.tolerations); bad {
 			return false
 		}
