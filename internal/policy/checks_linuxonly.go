@@ -34,7 +34,9 @@ var linuxOnlyChecks = map[string]exporter{
 			detail: `'hostPort on a Windows container (' + variables.containers.map(c, c.?ports.orValue([]).filter(p, p.?hostPort.orValue(0) != 0).map(p, string(p.hostPort))).flatten().join(', ') + '): Windows nodes do not support hostPort unless the CNI plugin implements port mappings'`}}
 	},
 	"windows-dns-host-net": func(winsupport.Model) []check {
-		return []check{{expr: win + ` && variables.spec.?dnsPolicy.orValue('') == 'ClusterFirstWithHostNet' && !variables.hostProcess`,
+		// Without hostNetwork the kubelet treats the policy as ClusterFirst
+		// (rules.WindowsDNSHostNet): not reported.
+		return []check{{expr: win + ` && variables.spec.?dnsPolicy.orValue('') == 'ClusterFirstWithHostNet' && ` + hostNetwork + ` && !variables.hostProcess`,
 			detail: `'dnsPolicy ClusterFirstWithHostNet is not supported on Windows: Windows pods never share the host network, so at best it acts as the default ClusterFirst; remove it'`}}
 	},
 	"windows-memory-emptydir": func(winsupport.Model) []check {
@@ -84,20 +86,22 @@ var linuxOnlyChecks = map[string]exporter{
 		}
 	},
 	"windows-linux-path": func(winsupport.Model) []check {
-		return []check{{expr: win + ` && !variables.hostProcess && ` + mounts + `.exists(m, ` + linuxPath("m.mountPath") + ` && m.mountPath != ` + celString(serviceAccountMountPath) + `)`,
-			detail: `'mountPath ' + ` + mounts + `.filter(m, ` + linuxPath("m.mountPath") + ` && m.mountPath != ` + celString(serviceAccountMountPath) + `).map(m, '"' + m.mountPath + '"').join(', ') + ' is a Linux path: in a Windows container it becomes C:\\...; use a Windows path'`}}
+		// rules.WindowsLinuxPath: one finding per mount, joined here
+		// (variables.linuxPathMsgs).
+		return []check{{expr: win + ` && !variables.hostProcess && size(variables.linuxPathMsgs) > 0`,
+			detail: `variables.linuxPathMsgs.join('; ')`}}
 	},
 	"windows-linux-shell": func(winsupport.Model) []check {
 		return []check{{expr: win + ` && variables.containers.exists(c, size(c.?command.orValue([])) > 0 && c.command[0] in ` + celList(linuxShells) + `)`,
 			detail: `'container ' + variables.containers.filter(c, size(c.?command.orValue([])) > 0 && c.command[0] in ` + celList(linuxShells) + `).map(c, '"' + c.name + '" runs ' + c.command[0]).join(', ') + ', a Linux shell that Windows images do not have: the container will not start'`}}
 	},
 	"windows-missing-resources": func(winsupport.Model) []check {
-		// rules.missingResources: a container without a limit lacks
-		// something (a missing request defaults to the limit).
-		lacks := `!('cpu' in c.?resources.?limits.orValue({})) || !('memory' in c.?resources.?limits.orValue({}))`
-		ctrs := `(variables.spec.?initContainers.orValue([]) + variables.spec.?containers.orValue([]))`
-		return []check{{expr: win + ` && ` + ctrs + `.exists(c, ` + lacks + `)`,
-			detail: `'container ' + ` + ctrs + `.filter(c, ` + lacks + `).map(c, '"' + c.name + '"').join(', ') + ' has no cpu and memory limits; Windows has no swap and no OOM killer to protect the node'`}}
+		// rules.WindowsMissingResources: one finding per workload naming
+		// up to three containers (variables.missingResources).
+		n := `size(variables.missingResources)`
+		return []check{{expr: win + ` && ` + n + ` > 0`,
+			detail: `(` + n + ` == 1 ? 'container ' : 'containers ') + ` + andList(`variables.missingResourcesShown`) +
+				` + (` + n + ` == 1 ? ' has' : ' have') + ' no memory limit or no cpu/memory requests; a Windows node has no OOM killer to protect it'`}}
 	},
 	"windows-sidecar-unsupported": func(m winsupport.Model) []check {
 		if m.Supports(winsupport.FeatureSidecars) {
