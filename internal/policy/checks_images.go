@@ -9,10 +9,10 @@ var imageChecks = map[string]exporter{
 	"sac-image-eol":             sacImageEOLChecks,
 	"windows-image-on-linux": func(winsupport.Model) []check {
 		return []check{{expr: `variables.os == 'linux' && variables.imgPlatforms.exists(p, p == 'windows')`,
-			detail: `'image ' + variables.imgRefs.transformList(i, r, variables.imgPlatforms[i] == 'windows', '"' + variables.containers[i].image + '"').join(', ') + ' is Windows-only but the workload is bound to Linux (from ' + variables.by + '); on a Linux node the pull fails'`}}
+			detail: `variables.containers.transformList(i, c, variables.imgPlatforms[i] == 'windows', 'image "' + c.image + '" is Windows-only (' + variables.imgSource[i] + ') but the workload is bound to Linux (from ' + variables.by + '); on a Linux node the pull fails: ` + winsupport.NoPlatformMatch + `').join('; ')`}}
 	},
 	"linux-image-on-windows": func(winsupport.Model) []check {
 		return []check{{expr: `variables.os == 'windows' && variables.imgPlatforms.exists(p, p == 'linux')`,
-			detail: `'image ' + variables.imgRefs.transformList(i, r, variables.imgPlatforms[i] == 'linux', '"' + variables.containers[i].image + '"').join(', ') + ' is Linux-only but the workload is bound to Windows (from ' + variables.by + '); on a Windows node the pull fails'`}}
+			detail: `variables.containers.transformList(i, c, variables.imgPlatforms[i] == 'linux', 'image "' + c.image + '" is Linux-only (' + variables.imgSource[i] + ') but the workload is bound to Windows (from ' + variables.by + '); on a Windows node the pull fails: ` + winsupport.NoPlatformMatch + `').join('; ')`}}
 	},
 }

@@ -45,6 +45,13 @@ func windowsNodePath(m winsupport.Model, c string) string {
 	return celList(nodePaths) + `.exists(n, ` + c + ` == n || ` + c + `.startsWith(n + '/') || n.startsWith(` + c + ` + '/'))`
 }
 
+// linuxSystemRoot is CEL for the root winsupport.Model.LinuxSystemPath
+// finds for the path p, or ” (the Windows node paths aside: see
+// windowsNodePath).
+func linuxSystemRoot(p string) string {
+	return `(` + celList(linuxSystemRoots) + `.filter(r, ` + cleanPath(p) + ` == r || ` + cleanPath(p) + `.startsWith(r + '/')) + [''])[0]`
+}
+
 // ruleVariables are what single rules need beyond the workload variables:
 // the lists their messages name. Variables are evaluated only when a
 // validation reads them.
@@ -54,7 +61,7 @@ func ruleVariables() []variable {
 	// in or ''] of every mount, then one message per reported mount, in
 	// container order (init, regular, ephemeral), skipping containers
 	// whose image is Windows.
-	root := `(` + celList(linuxSystemRoots) + `.filter(r, ` + cleanPath("m.mountPath") + ` == r || ` + cleanPath("m.mountPath") + `.startsWith(r + '/')) + [''])[0]`
+	root := linuxSystemRoot("m.mountPath")
 	linuxPathMsgs := `variables.containers.transformList(i, c, variables.imgPlatforms[i] != 'windows', c.?volumeMounts.orValue([]).map(m, [string(m.mountPath), ` + root + `])` +
 		`.filter(x, x[1] != '' && x[0] != ` + celString(serviceAccountMountPath) + ` && !` + windowsNodePath(m, cleanPath("x[0]")) + `)` +
 		`.map(x, 'mountPath "' + x[0] + '" is under ' + x[1] + ', where only Linux programs look')).flatten()`
@@ -66,9 +73,16 @@ func ruleVariables() []variable {
 	n := `size(variables.missingResources)`
 	shown := n + ` <= 3 ? variables.missingResources : variables.missingResources.slice(0, 3) + [string(` + n + ` - 3) + ' more']`
 	vs := []variable{
+		// The field paths lint names: the pod spec's and each container's.
+		{"fieldPath", `object.kind == 'Pod' ? 'spec' : object.kind == 'PodTemplate' ? 'template.spec' : object.kind == 'CronJob' ? 'spec.jobTemplate.spec.template.spec' : 'spec.template.spec'`},
+		{"containerPaths", `variables.containers.transformList(i, c, i < size(variables.spec.?initContainers.orValue([])) ? variables.fieldPath + '.initContainers[' + string(i) + ']' : ` +
+			`i < size(variables.spec.?initContainers.orValue([])) + size(variables.spec.?containers.orValue([])) ? variables.fieldPath + '.containers[' + string(i - size(variables.spec.?initContainers.orValue([]))) + ']' : ` +
+			`variables.fieldPath + '.ephemeralContainers[' + string(i - size(variables.spec.?initContainers.orValue([])) - size(variables.spec.?containers.orValue([]))) + ']')`},
+		{"hostPorts", `variables.containers.map(c, c.?ports.orValue([]).filter(p, p.?hostPort.orValue(0) != 0).map(p, string(p.hostPort)))`},
 		{"linuxPathMsgs", linuxPathMsgs},
 		{"missingResources", missing},
 		{"missingResourcesShown", shown},
 	}
-	return append(vs, buildVariables(m)...)
+	vs = append(vs, buildVariables(m)...)
+	return append(vs, imageSourceVariable())
 }

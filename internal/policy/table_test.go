@@ -1,6 +1,8 @@
 package policy
 
 import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"regexp"
 	"strings"
 	"testing"
@@ -165,5 +167,37 @@ func TestRetagTablesAgree(t *testing.T) {
 	ref := nanoserverTagException.Prefix + ":1803"
 	if got, ok := m.Retag(ref, ws2019); !ok || got != nanoserverTagException.Prefix+":"+nanoserverTagException.Tag {
 		t.Errorf("Retag(%q, Windows Server 2019) = %q, %v; the policies write tag %s", ref, got, ok, nanoserverTagException.Tag)
+	}
+}
+
+// TestForbiddenDetailsAgree holds forbiddenDetail to the API server's
+// details in winsupport's table, for a pod that sets every forbidden
+// field.
+func TestForbiddenDetailsAgree(t *testing.T) {
+	t.Parallel()
+	m := winsupport.Default()
+	yes, id := true, int64(1)
+	sc := &corev1.SecurityContext{Privileged: &yes, RunAsUser: &id, RunAsGroup: &id, ReadOnlyRootFilesystem: &yes, AllowPrivilegeEscalation: &yes,
+		Capabilities: &corev1.Capabilities{}, SELinuxOptions: &corev1.SELinuxOptions{}, SeccompProfile: &corev1.SeccompProfile{}, AppArmorProfile: &corev1.AppArmorProfile{}}
+	procMount := corev1.DefaultProcMount
+	sc.ProcMount = &procMount
+	changePolicy := corev1.FSGroupChangeAlways
+	groupsPolicy := corev1.SupplementalGroupsPolicyMerge
+	seChange := corev1.PodSELinuxChangePolicy("Recursive")
+	spec := &corev1.PodSpec{HostPID: true, HostIPC: true, HostUsers: &yes, ShareProcessNamespace: &yes, Resources: &corev1.ResourceRequirements{},
+		SecurityContext: &corev1.PodSecurityContext{RunAsUser: &id, RunAsGroup: &id, FSGroup: &id, FSGroupChangePolicy: &changePolicy, SupplementalGroups: []int64{1},
+			SupplementalGroupsPolicy: &groupsPolicy, SELinuxChangePolicy: &seChange, Sysctls: []corev1.Sysctl{{Name: "a", Value: "b"}},
+			SELinuxOptions: &corev1.SELinuxOptions{}, SeccompProfile: &corev1.SeccompProfile{}, AppArmorProfile: &corev1.AppArmorProfile{}},
+		Containers: []corev1.Container{{Name: "c", SecurityContext: sc}}}
+	pod, ctr := m.ForbiddenFieldNames()
+	fs := m.ForbiddenFields(spec, field.NewPath("spec"))
+	if len(fs) != len(pod)+len(ctr) {
+		t.Fatalf("the test pod sets %d forbidden fields, the model knows %d: set them all", len(fs), len(pod)+len(ctr))
+	}
+	for _, f := range fs {
+		path := strings.TrimPrefix(strings.TrimPrefix(f.Err.Field, "spec.containers[0]."), "spec.")
+		if got := forbiddenDetail(path); got != f.Err.Detail {
+			t.Errorf("%s: the policies say %q, winsupport %q", f.Err.Field, got, f.Err.Detail)
+		}
 	}
 }
