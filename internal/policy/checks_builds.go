@@ -143,7 +143,9 @@ func buildUnsupportedChecks(m winsupport.Model) []check {
 		`'image "' + variables.containers[i].image + '" is built for ' + ` + full + `[b] + ` + unsupported("b") + `)`
 	pins := `variables.buildPins.filter(v, v in ` + celList(unsupportedPin) + `).map(v, 'node.kubernetes.io/windows-build ' + v + ' pins ' + ` + name + `[v] + ` + unsupported("v") + `)`
 	msgs := `((variables.hostProcess ? [] : ` + images + `) + ` + pins + `)`
-	return []check{{expr: `variables.os != 'linux' && size(` + msgs + `) > 0`, detail: msgs + `.join('; ')`}}
+	fires := `variables.os != 'linux' && ((!variables.hostProcess && variables.imgBuilds.exists(b, b in ` + celList(unsupportedImg) + ` && !variables.hostBuilds.exists(h, h != b))) || ` +
+		`variables.buildPins.exists(v, v in ` + celList(unsupportedPin) + `))`
+	return []check{{expr: fires, detail: msgs + `.join('; ')`}}
 }
 
 // sacImageEOLChecks is sac-image-eol: images whose tag names an
@@ -175,5 +177,6 @@ func sacImageEOLChecks(m winsupport.Model) []check {
 			`'; rebuild it on ' + ` + name + `[` + to + `] + ' (tag ' + ` + firstTag + `[` + to + `] + ')')`
 	}
 	msgs := `variables.containers.transformList(i, c, ` + build + ` in ` + celList(eol) + `, ` + msg + `)`
-	return []check{{expr: `size(` + msgs + `) > 0`, detail: msgs + `.join('; ')`}}
+	fires := `variables.containers.exists(i, c, ` + build + ` in ` + celList(eol) + `)`
+	return []check{{expr: fires, detail: msgs + `.join('; ')`}}
 }

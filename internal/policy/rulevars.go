@@ -49,7 +49,14 @@ func windowsNodePath(m winsupport.Model, c string) string {
 // finds for the path p, or ” (the Windows node paths aside: see
 // windowsNodePath).
 func linuxSystemRoot(p string) string {
-	return `(` + celList(linuxSystemRoots) + `.filter(r, ` + cleanPath(p) + ` == r || ` + cleanPath(p) + `.startsWith(r + '/')) + [''])[0]`
+	q := make([]string, len(linuxSystemRoots))
+	for i, r := range linuxSystemRoots {
+		q[i] = regexp.QuoteMeta(r)
+	}
+	// The roots do not overlap, so the one a path lies in is the
+	// alternative that matches, its following '/' (if any) dropped.
+	roots := `^(?:` + strings.Join(q, "|") + `)`
+	return cleanPath(p) + `.find(` + celString(roots+`(?:/|$)`) + `).find(` + celString(roots) + `)`
 }
 
 // ruleVariables are what single rules need beyond the workload variables:

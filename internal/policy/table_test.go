@@ -124,6 +124,15 @@ func TestLinuxSystemRootsAgree(t *testing.T) {
 				break
 			}
 		}
+		// The CEL finds the root with two regular expressions.
+		q := make([]string, len(linuxSystemRoots))
+		for i, r := range linuxSystemRoots {
+			q[i] = regexp.QuoteMeta(r)
+		}
+		roots := `^(?:` + strings.Join(q, "|") + `)`
+		if re := regexp.MustCompile(roots).FindString(regexp.MustCompile(roots + `(?:/|$)`).FindString(clean)); re != root {
+			t.Errorf("%q: the CEL's expressions find root %q, the list %q", p, re, root)
+		}
 		for _, n := range nodePaths {
 			if clean == n || strings.HasPrefix(clean, n+"/") || strings.HasPrefix(n, clean+"/") {
 				return "", false
