@@ -74,6 +74,7 @@ func workloadVariables() []variable {
 		variable{"isDaemonSet", `object.kind == 'DaemonSet'`},
 	)
 	vs = append(vs, poolVariables()...)
+	vs = append(vs, ruleVariables()...)
 	vs = append(vs, variable{"ignored", ignoredExpr})
 	return vs
 }
@@ -100,13 +101,26 @@ func matchSelector(labels string) string {
 // the object and its pod template (engine.ignored).
 const ignoredExpr = `[object.metadata.?annotations.orValue({}), object.?spec.?template.?metadata.?annotations.orValue({}), object.?spec.?jobTemplate.?spec.?template.?metadata.?annotations.orValue({})].map(a, a[?'winkube.io/ignore'].orValue('').split(',')).flatten().map(s, s.trim()).filter(s, s != '')`
 
+// caseOnlyExpr is CEL for rules.caseOnlyMismatch: a toleration tolerates
+// the taint x ([key, value, effect, string]) but for letter case.
+func caseOnlyExpr(x string) string {
+	return strings.ReplaceAll(`variables.tolerations.exists(t, (t.?effect.orValue('') == '' || t.effect == x[2]) && (t.?key.orValue('') == '' || t.key.lowerAscii() == x[0].lowerAscii()) && `+
+		`(t.?operator.orValue('') == 'Exists' || ((t.?operator.orValue('') == '' || t.operator == 'Equal') && t.?value.orValue('').lowerAscii() == x[1].lowerAscii())))`, "x[", x+"[")
+}
+
+// toleratesExpr is CEL for "toleration t tolerates taint x" (the
+// scheduler's ToleratesTaint).
+func toleratesExpr(t, x string) string {
+	return strings.NewReplacer("t.", t+".", "x[", x+"[").Replace(`(t.?effect.orValue('') == '' || t.effect == x[2]) && (t.?key.orValue('') == '' || t.key == x[0]) && ` +
+		`(t.?operator.orValue('') == 'Exists' || ((t.?operator.orValue('') == '' || t.operator == 'Equal') && t.?value.orValue('') == x[1]))`)
+}
+
 // poolVariables read the cluster's Windows pools from params: for each,
 // its name, normalised build and NoSchedule/NoExecute taints, which of
 // those taints the workload does not tolerate (the scheduler's
 // ToleratesTaint), and whether its build constraints admit the pool.
 func poolVariables() []variable {
-	tolerated := `variables.tolerations.exists(t, (t.?effect.orValue('') == '' || t.effect == x[2]) && (t.?key.orValue('') == '' || t.key == x[0]) && ` +
-		`(t.?operator.orValue('') == 'Exists' || ((t.?operator.orValue('') == '' || t.operator == 'Equal') && t.?value.orValue('') == x[1])))`
+	tolerated := `variables.tolerations.exists(t, ` + toleratesExpr("t", "x") + `)`
 	return []variable{
 		{"winPools", `params.data.windowsPools.split('\n').filter(l, l != '').map(l, l.split('|'))`},
 		{"poolTaints", `variables.winPools.map(p, p[2].split(',').filter(x, x != '').map(x, [x.split(':')[0].split('=')[0], x.split(':')[0].contains('=') ? x.split(':')[0].split('=')[1] : '', x.split(':')[1], x]))`},

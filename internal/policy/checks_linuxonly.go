@@ -30,80 +30,105 @@ var linuxOnlyChecks = map[string]exporter{
 			detail: celString("hostNetwork: true on a Windows pod without HostProcess containers: " + m.HostNetworkState() + "; the pod gets a container network, not the node's")}}
 	},
 	"windows-host-port": func(winsupport.Model) []check {
-		return []check{{expr: win + ` && !` + hostNetwork + ` && !variables.hostProcess && variables.containers.exists(c, c.?ports.orValue([]).exists(p, p.?hostPort.orValue(0) != 0))`,
-			detail: `'hostPort on a Windows container (' + variables.containers.map(c, c.?ports.orValue([]).filter(p, p.?hostPort.orValue(0) != 0).map(p, string(p.hostPort))).flatten().join(', ') + '): Windows nodes do not support hostPort unless the CNI plugin implements port mappings'`}}
+		// One message per container, naming its hostPorts.
+		ports := `variables.hostPorts[i]`
+		msgs := `variables.containers.transformList(i, c, size(` + ports + `) > 0, (size(` + ports + `) == 1 ? 'hostPort ' : 'hostPorts ') + ` + andList(ports) +
+			` + ' on Windows container "' + c.name + '": Windows opens hostPorts only when the CNI plugin implements port mappings')`
+		return []check{{expr: win + ` && !` + hostNetwork + ` && !variables.hostProcess && variables.hostPorts.exists(l, size(l) > 0)`,
+			detail: msgs + `.join('; ')`}}
 	},
 	"windows-dns-host-net": func(winsupport.Model) []check {
-		return []check{{expr: win + ` && variables.spec.?dnsPolicy.orValue('') == 'ClusterFirstWithHostNet' && !variables.hostProcess`,
+		// Without hostNetwork the kubelet treats the policy as ClusterFirst
+		// (rules.WindowsDNSHostNet): not reported.
+		return []check{{expr: win + ` && variables.spec.?dnsPolicy.orValue('') == 'ClusterFirstWithHostNet' && ` + hostNetwork + ` && !variables.hostProcess`,
 			detail: `'dnsPolicy ClusterFirstWithHostNet is not supported on Windows: Windows pods never share the host network, so at best it acts as the default ClusterFirst; remove it'`}}
 	},
 	"windows-memory-emptydir": func(winsupport.Model) []check {
-		return []check{{expr: win + ` && ` + volumes + `.exists(v, v.?emptyDir.?medium.orValue('') == 'Memory')`,
-			detail: `'emptyDir ' + ` + volumes + `.filter(v, v.?emptyDir.?medium.orValue('') == 'Memory').map(v, '"' + v.name + '"').join(', ') + ' has medium Memory, which Windows does not support (no RAM disk)'`}}
+		memory := `v.?emptyDir.?medium.orValue('') == 'Memory'`
+		return []check{{expr: win + ` && ` + volumes + `.exists(v, ` + memory + `)`,
+			detail: volumes + `.filter(v, ` + memory + `).map(v, 'emptyDir "' + v.name + '" has medium Memory, which Windows does not support (no RAM disk): the kubelet creates a plain directory on the node\'s disk instead').join('; ')`}}
 	},
 	"windows-hugepages": func(winsupport.Model) []check {
-		res := `[c.?resources.?requests.orValue({}), c.?resources.?limits.orValue({})].exists(l, l.exists(k, k.startsWith('hugepages-') && quantity(string(l[k])).asApproximateFloat() != 0.0))`
-		return []check{{expr: win + ` && (variables.containers.exists(c, ` + res + `) || ` + volumes + `.exists(v, v.?emptyDir.?medium.orValue('').startsWith('HugePages')))`,
-			detail: `'huge pages on a Windows workload: Windows has no huge pages, so no Windows node has room and the pod stays Pending'`}}
+		// rules.reportHugepages: each size once per container, at its
+		// request, else its limit; then HugePages emptyDirs.
+		huge := `k.startsWith('hugepages-') && quantity(string(l[k])).asApproximateFloat() != 0.0`
+		req := `c.?resources.?requests.orValue({})`
+		lim := `c.?resources.?limits.orValue({})`
+		msg := func(l string) string {
+			return `.map(k, k + ' ' + string(` + l + `[k]) + ' on a Windows container: Windows has no huge pages, so no Windows node has room and the pod stays Pending (Insufficient ' + k + ')')`
+		}
+		reqKeys := req + `.filter(k, ` + strings.ReplaceAll(huge, "l[k]", req+"[k]") + `).sort()`
+		limKeys := lim + `.filter(k, ` + strings.ReplaceAll(huge, "l[k]", lim+"[k]") + ` && !(k in ` + reqKeys + `)).sort()`
+		ctrs := `variables.containers.map(c, ` + reqKeys + msg(req) + ` + ` + limKeys + msg(lim) + `).flatten()`
+		vols := volumes + `.filter(v, v.?emptyDir.?medium.orValue('').startsWith('HugePages')).map(v, 'emptyDir "' + v.name + '" has medium ' + v.emptyDir.medium + ': Windows has no huge pages (hugetlbfs)')`
+		msgs := `(` + ctrs + ` + ` + vols + `)`
+		return []check{{expr: win + ` && size(` + msgs + `) > 0`, detail: msgs + `.join('; ')`}}
 	},
 	"windows-subpath": func(m winsupport.Model) []check {
 		if m.Supports(winsupport.FeatureSubPath) {
 			return nil
 		}
-		return []check{{expr: win + ` && !variables.hostProcess && ` + mounts + `.exists(m, m.?subPath.orValue('') != '' || m.?subPathExpr.orValue('') != '')`,
-			detail: celString("subPath mounts: Windows nodes on Docker EE, still possible in Kubernetes " + m.V.String() + ", mount only whole volumes; it works only with containerd")}}
+		tail := `': Windows nodes on Docker EE, still possible in Kubernetes ` + m.V.String() + `, mount only whole volumes; it works only with containerd'`
+		msgs := mounts + `.map(m, (m.?subPath.orValue('') != '' ? ['subPath "' + m.subPath + '" of volume "' + m.name + '"' + ` + tail + `] : []) + ` +
+			`(m.?subPathExpr.orValue('') != '' ? ['subPathExpr "' + m.subPathExpr + '" of volume "' + m.name + '"' + ` + tail + `] : [])).flatten()`
+		return []check{{expr: win + ` && !variables.hostProcess && size(` + msgs + `) > 0`, detail: msgs + `.join('; ')`}}
 	},
 	"windows-mount-propagation": func(winsupport.Model) []check {
-		return []check{{expr: win + ` && ` + mounts + `.exists(m, m.?mountPropagation.orValue('None') != 'None')`,
-			detail: `'mountPropagation of volume ' + ` + mounts + `.filter(m, m.?mountPropagation.orValue('None') != 'None').map(m, '"' + m.name + '"').join(', ') + ' is not supported on Windows: the kubelet makes the mount private, so nothing propagates'`}}
+		set := `m.?mountPropagation.orValue('None') != 'None'`
+		return []check{{expr: win + ` && ` + mounts + `.exists(m, ` + set + `)`,
+			detail: mounts + `.filter(m, ` + set + `).map(m, 'mountPropagation ' + m.mountPropagation + ' of volume "' + m.name + '" is not supported on Windows: the kubelet makes the mount private, so nothing propagates').join('; ')`}}
 	},
 	"windows-volume-devices": func(winsupport.Model) []check {
-		return []check{{expr: win + ` && variables.containers.exists(c, size(c.?volumeDevices.orValue([])) > 0)`,
-			detail: `'volumeDevices: Windows cannot attach raw block devices to pods'`}}
+		devices := `variables.containers.map(c, c.?volumeDevices.orValue([])).flatten()`
+		return []check{{expr: win + ` && size(` + devices + `) > 0`,
+			detail: devices + `.map(d, 'volumeDevices "' + d.name + '" (devicePath ' + d.devicePath + '): Windows cannot attach raw block devices to pods').join('; ')`}}
 	},
 	"windows-unsupported-volume": func(m winsupport.Model) []check {
+		notes := map[string]string{}
 		var unsupported []string
 		for _, t := range m.VolumeTypes() {
 			if t.Windows == winsupport.Unsupported {
 				unsupported = append(unsupported, t.Name)
+				notes[t.Name] = t.Note
 			}
 		}
-		var nodePaths []string
-		for _, n := range m.WindowsNodePaths() {
-			nodePaths = append(nodePaths, n.Path)
-		}
-		// WindowsNodePath: the path with trailing slashes trimmed equals a
-		// known node path, lies under one or above one.
-		clean := `v.hostPath.path.find('^.*[^/]')`
-		nodePath := celList(nodePaths) + `.exists(n, ` + clean + ` == n || ` + clean + `.startsWith(n + '/') || n.startsWith(` + clean + ` + '/'))`
+		// A volume has one source: the first unsupported type it names.
+		kind := `(` + celList(unsupported) + `.filter(t, t in v) + [''])[0]`
+		hostPath := `has(v.hostPath) && ` + linuxSystemRoot(`v.hostPath.path`) + ` != '' && !` + windowsNodePath(m, cleanPath(`v.hostPath.path`))
 		return []check{
-			{expr: win + ` && ` + volumes + `.exists(v, ` + celList(unsupported) + `.exists(t, t in v))`,
-				detail: `'volume ' + ` + volumes + `.filter(v, ` + celList(unsupported) + `.exists(t, t in v)).map(v, '"' + v.name + '"').join(', ') + ' is of a type Windows does not support (` + strings.Join(unsupported, ", ") + `): it will not mount and the pod stays in ContainerCreating'`},
-			{expr: win + ` && ` + volumes + `.exists(v, has(v.hostPath) && ` + linuxPath("v.hostPath.path") + ` && !` + nodePath + `)`, severity: sev(rule.Warning),
-				detail: `'hostPath ' + ` + volumes + `.filter(v, has(v.hostPath) && ` + linuxPath("v.hostPath.path") + ` && !` + nodePath + `).map(v, '"' + v.hostPath.path + '"').join(', ') + ' is a Linux path: a Windows node reads it as C:\\..., not the Linux directory it names'`},
+			{expr: win + ` && ` + volumes + `.exists(v, ` + kind + ` != '')`,
+				detail: volumes + `.filter(v, ` + kind + ` != '').map(v, ` + kind + ` + ' volume "' + v.name + '" is not supported on Windows (' + ` + mapLiteral(notes) + `[` + kind + `] + '): it will not mount and the pod stays in ContainerCreating').join('; ')`},
+			{expr: win + ` && !variables.hostProcess && ` + volumes + `.exists(v, ` + hostPath + `)`, severity: sev(rule.Warning),
+				detail: volumes + `.filter(v, ` + hostPath + `).map(v, 'hostPath "' + v.hostPath.path + '" is a Linux system location Windows nodes do not have: the node reads it as ' + ` +
+					`(v.hostPath.path.contains(':') ? v.hostPath.path : 'C:' + v.hostPath.path.replace('/', '\\'))).join('; ')`},
 		}
 	},
 	"windows-linux-path": func(winsupport.Model) []check {
-		return []check{{expr: win + ` && !variables.hostProcess && ` + mounts + `.exists(m, ` + linuxPath("m.mountPath") + ` && m.mountPath != ` + celString(serviceAccountMountPath) + `)`,
-			detail: `'mountPath ' + ` + mounts + `.filter(m, ` + linuxPath("m.mountPath") + ` && m.mountPath != ` + celString(serviceAccountMountPath) + `).map(m, '"' + m.mountPath + '"').join(', ') + ' is a Linux path: in a Windows container it becomes C:\\...; use a Windows path'`}}
+		// rules.WindowsLinuxPath: one finding per mount, joined here
+		// (variables.linuxPathMsgs).
+		return []check{{expr: win + ` && !variables.hostProcess && size(variables.linuxPathMsgs) > 0`,
+			detail: `variables.linuxPathMsgs.join('; ')`}}
 	},
 	"windows-linux-shell": func(winsupport.Model) []check {
-		return []check{{expr: win + ` && variables.containers.exists(c, size(c.?command.orValue([])) > 0 && c.command[0] in ` + celList(linuxShells) + `)`,
-			detail: `'container ' + variables.containers.filter(c, size(c.?command.orValue([])) > 0 && c.command[0] in ` + celList(linuxShells) + `).map(c, '"' + c.name + '" runs ' + c.command[0]).join(', ') + ', a Linux shell that Windows images do not have: the container will not start'`}}
+		shell := `size(c.?command.orValue([])) > 0 && c.command[0] in ` + celList(linuxShells)
+		return []check{{expr: win + ` && variables.containers.exists(c, ` + shell + `)`,
+			detail: `variables.containers.filter(c, ` + shell + `).map(c, 'container "' + c.name + '" runs ' + c.command[0] + ', a Linux shell that Windows images do not have: the container will not start').join('; ')`}}
 	},
 	"windows-missing-resources": func(winsupport.Model) []check {
-		// rules.missingResources: a container without a limit lacks
-		// something (a missing request defaults to the limit).
-		lacks := `!('cpu' in c.?resources.?limits.orValue({})) || !('memory' in c.?resources.?limits.orValue({}))`
-		ctrs := `(variables.spec.?initContainers.orValue([]) + variables.spec.?containers.orValue([]))`
-		return []check{{expr: win + ` && ` + ctrs + `.exists(c, ` + lacks + `)`,
-			detail: `'container ' + ` + ctrs + `.filter(c, ` + lacks + `).map(c, '"' + c.name + '"').join(', ') + ' has no cpu and memory limits; Windows has no swap and no OOM killer to protect the node'`}}
+		// rules.WindowsMissingResources: one finding per workload naming
+		// up to three containers (variables.missingResources).
+		n := `size(variables.missingResources)`
+		return []check{{expr: win + ` && ` + n + ` > 0`,
+			detail: `(` + n + ` == 1 ? 'container ' : 'containers ') + ` + andList(`variables.missingResourcesShown`) +
+				` + (` + n + ` == 1 ? ' has' : ' have') + ' no memory limit or no cpu/memory requests; a Windows node has no OOM killer to protect it'`}}
 	},
 	"windows-sidecar-unsupported": func(m winsupport.Model) []check {
 		if m.Supports(winsupport.FeatureSidecars) {
 			return nil
 		}
-		return []check{{expr: win + ` && variables.spec.?initContainers.orValue([]).exists(c, c.?restartPolicy.orValue('') == 'Always')`,
-			detail: celString("sidecar init containers (restartPolicy: Always), which Kubernetes " + m.V.String() + " does not enable: they run as plain init containers and, if they never exit, the pod never starts")}}
+		sidecar := `c.?restartPolicy.orValue('') == 'Always'`
+		return []check{{expr: win + ` && variables.spec.?initContainers.orValue([]).exists(c, ` + sidecar + `)`,
+			detail: `variables.spec.?initContainers.orValue([]).filter(c, ` + sidecar + `).map(c, 'init container "' + c.name + '" is a sidecar (restartPolicy: Always), which Kubernetes ` + m.V.String() +
+				` does not enable: it runs as a plain init container and, if it never exits, the pod never starts').join('; ')`}}
 	},
 }

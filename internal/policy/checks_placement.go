@@ -8,10 +8,23 @@ import (
 // Reachable and tainted Windows pools (rules.windowsPools): those whose
 // build the workload admits, split by whether it tolerates their taints.
 const (
-	anyReachable  = `variables.winPools.exists(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0)`
-	anyTainted    = `variables.winPools.exists(i, p, variables.buildOK[i] && size(variables.untolerated[i]) > 0)`
-	reachableList = `variables.winPools.transformList(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0, '"' + p[0] + '"').join(', ')`
+	anyReachable = `variables.winPools.exists(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0)`
+	anyTainted   = `variables.winPools.exists(i, p, variables.buildOK[i] && size(variables.untolerated[i]) > 0)`
 )
+
+// poolList is CEL for rules.poolList over the pools the condition (over
+// i and p) keeps, with the detail (over i and p; ” for none) in
+// parentheses: "a" (x), "b" and "c" (y).
+func poolList(cond, detail string) string {
+	l := `variables.winPools.transformList(i, p, ` + cond + `, '"' + p[0] + '"' + (` + detail + ` != '' ? ' (' + ` + detail + ` + ')' : ''))`
+	return andList(l)
+}
+
+// plural is CEL choosing one or many by the number of pools the
+// condition keeps.
+func plural(cond, one, many string) string {
+	return `(size(variables.winPools.transformList(i, p, ` + cond + `, 1)) == 1 ? ` + celString(one) + ` : ` + celString(many) + `)`
+}
 
 var placementChecks = map[string]exporter{
 	"missing-os-pin": func(winsupport.Model) []check {
@@ -33,21 +46,33 @@ var placementChecks = map[string]exporter{
 		}
 	},
 	"missing-windows-toleration": func(winsupport.Model) []check {
+		// The first untolerated taint of the first Windows pool with one
+		// (as [key, value, effect, string, pool]); a toleration that
+		// matches it but for letter case is named instead.
+		x := `variables.winPools.transformList(i, p, size(variables.untolerated[i]) > 0, variables.untolerated[i][0] + [p[0]])[0]`
 		return []check{{
-			expr:   `variables.os == 'windows' && variables.pinned && variables.untolerated.exists(u, size(u) > 0)`,
-			detail: `'Windows workload does not tolerate ' + variables.winPools.transformList(i, p, size(variables.untolerated[i]) > 0, 'taint ' + variables.untolerated[i][0][3] + ' of Windows pool "' + p[0] + '"').join(', ') + '; its pods will stay Pending'`,
+			expr: `variables.os == 'windows' && variables.pinned && variables.untolerated.exists(u, size(u) > 0)`,
+			detail: `(` + caseOnlyExpr(x) + ` ? 'toleration does not match taint ' + ` + x + `[3] + ' of the Windows nodes: taints are case-sensitive' : ` +
+				`'Windows workload does not tolerate taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"; its pods will stay Pending')`,
 		}}
 	},
 	"toleration-without-selector": func(winsupport.Model) []check {
+		// The first reachable tainted pool's first taint (as [key, value,
+		// effect, string, pool]) and the first toleration that tolerates
+		// it, which may be a blanket one.
+		x := `variables.winPools.transformList(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0 && size(variables.poolTaints[i]) > 0, variables.poolTaints[i][0] + [p[0]])[0]`
+		tol := `variables.tolerations.filter(t, ` + toleratesExpr("t", x) + `)[0]`
 		return []check{{
-			expr:   `!variables.isDaemonSet && variables.hybrid && variables.schedLinux && variables.schedWindows && variables.winPools.exists(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0 && size(variables.poolTaints[i]) > 0)`,
-			detail: `'the tolerations tolerate the taints of Windows pool ' + variables.winPools.transformList(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0 && size(variables.poolTaints[i]) > 0, '"' + p[0] + '"')[0] + ' but nothing pins the workload to Windows: its pods can land on Linux or Windows nodes'`,
+			expr: `!variables.isDaemonSet && variables.hybrid && variables.schedLinux && variables.schedWindows && variables.winPools.exists(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0 && size(variables.poolTaints[i]) > 0)`,
+			detail: `(` + tol + `.?key.orValue('') == '' && ` + tol + `.?operator.orValue('') == 'Exists' ? ` +
+				`'toleration with operator Exists and no key tolerates every taint, ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '" included,' : ` +
+				`'toleration tolerates taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"') + ' but nothing pins the workload to Windows: its pods can land on Linux or Windows nodes'`,
 		}}
 	},
 	"conflicting-os-signals": func(winsupport.Model) []check {
 		return []check{
 			{expr: `variables.pinned && (variables.specOS == 'windows' || variables.specOS == 'linux') && variables.specOS != variables.pinOS`,
-				detail: `'spec.os.name is ' + variables.specOS + ' but the ' + variables.by + ' pins the workload to ' + variables.pinOS + ' nodes; the kubelet refuses the pod there'`},
+				detail: `'spec.os.name is ' + variables.specOS + ' but the ' + variables.by + ' pins the workload to ' + (variables.pinOS == 'windows' ? 'Windows' : 'Linux') + ' nodes; the kubelet refuses the pod there: ' + ` + celString(winsupport.KubeletOSMismatch)},
 			{expr: `variables.pinned && variables.pinOS == 'linux' && variables.hostProcess`,
 				detail: `'HostProcess container in a workload the ' + variables.by + ' pins to Linux nodes; HostProcess containers run only on Windows nodes'`},
 		}
@@ -63,19 +88,25 @@ var placementChecks = map[string]exporter{
 	},
 	"missing-windows-build-pin": func(winsupport.Model) []check {
 		builds := `variables.winPools.transformList(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0 && p[1] != '', p[1])`
+		reachable := `variables.buildOK[i] && size(variables.untolerated[i]) == 0`
 		return []check{{
 			expr: `variables.os == 'windows' && !variables.hostProcess && !variables.constrained && variables.schedWindows && ` +
 				builds + `.exists(a, ` + builds + `.exists(b, a != b)) && !variables.imgPlatforms.all(p, p == 'multi')`,
-			detail: `'Windows workload has no node.kubernetes.io/windows-build constraint and can land on Windows pools ' + ` + reachableList + ` + '; under process isolation its images must match the node\'s build'`,
+			detail: `'Windows workload has no node.kubernetes.io/windows-build constraint and can land on Windows pools ' + ` + poolList(reachable, `p[3]`) + ` + '; under process isolation its images must match the node\'s build'`,
 		}}
 	},
 	"linux-daemonset-unpinned": func(winsupport.Model) []check {
 		base := `variables.isDaemonSet && variables.os != 'windows' && variables.schedWindows`
+		who := `(variables.os == 'linux' ? 'Linux DaemonSet (from ' + variables.by + ')' : 'DaemonSet')`
+		reachable := `variables.buildOK[i] && size(variables.untolerated[i]) == 0`
+		tainted := `variables.buildOK[i] && size(variables.untolerated[i]) > 0`
 		return []check{
 			{expr: base + ` && ` + anyReachable,
-				detail: `'DaemonSet is not pinned to Linux and will run a pod on every node of Windows pools ' + ` + reachableList + ` + ', where Linux containers cannot start'`},
+				detail: who + ` + ' is not pinned to Linux and will run a pod on every node of Windows ' + ` + plural(reachable, "pool", "pools") + ` + ' ' + ` +
+					poolList(reachable, `(p[2] == '' ? 'untainted' : 'its tolerations cover the pool\'s taints')`) + ` + ', where Linux containers cannot start'`},
 			{expr: base + ` && !` + anyReachable + ` && ` + anyTainted, severity: sev(rule.Warning),
-				detail: `'DaemonSet is not pinned to Linux; only taints keep it off Windows pools'`},
+				detail: who + ` + ' is not pinned to Linux; only taints keep it off Windows ' + ` + plural(tainted, "pool", "pools") + ` + ' ' + ` +
+					poolList(tainted, `variables.untolerated[i][0][3]`)},
 		}
 	},
 }

@@ -84,8 +84,8 @@ func TestAdmissionPolicyObjects(t *testing.T) {
 	want := []string{"ConfigMap/winkube-cluster",
 		"ValidatingAdmissionPolicy/winkube-error", "ValidatingAdmissionPolicyBinding/winkube-error",
 		"ValidatingAdmissionPolicy/winkube-warning", "ValidatingAdmissionPolicyBinding/winkube-warning",
-		// No exported rule reports at info (windows-linux-path, the one
-		// that did, waits for its CEL to catch up): no info policy.
+		// windows-linux-path reports at info: an Audit binding.
+		"ValidatingAdmissionPolicy/winkube-info", "ValidatingAdmissionPolicyBinding/winkube-info",
 		"MutatingAdmissionPolicy/winkube-fix", "MutatingAdmissionPolicyBinding/winkube-fix"}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Errorf("objects (-want +got):\n%s", diff)
@@ -168,7 +168,7 @@ func TestParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := cm.Data["windowsPools"], "win|10.0.20348|os=windows:NoSchedule,gpu:NoExecute"; got != want {
+	if got, want := cm.Data["windowsPools"], "win|10.0.20348|os=windows:NoSchedule,gpu:NoExecute|10.0.20348.2461"; got != want {
 		t.Errorf("windowsPools %q, want %q", got, want)
 	}
 	if !strings.HasPrefix(cm.Data["builds"], "10.0.20348.2461,10.0.16299,") || !strings.HasPrefix(cm.Data["buildNumbers"], "10.0.20348,10.0.16299,") {

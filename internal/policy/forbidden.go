@@ -43,17 +43,49 @@ func setExpr(base, path string) string {
 	return chain + ".hasValue()"
 }
 
+// forbiddenDetail is the API server's detail for a forbidden field
+// (winsupport's table); TestForbiddenDetailsAgree holds it to the model.
+func forbiddenDetail(path string) string {
+	if path == "resources" {
+		return "may not be set for a windows pod"
+	}
+	return "cannot be set for a windows pod"
+}
+
+// forbiddenPaths is CEL for the list of the field paths set that the API
+// server forbids for a Windows pod, in winsupport.Model.ForbiddenFields
+// order (the pod's fields, then each container's), each with its detail:
+// [path, detail].
+func forbiddenPaths(m winsupport.Model) string {
+	pod, ctr := m.ForbiddenFieldNames()
+	parts := []string{"[]"}
+	for _, p := range pod {
+		parts = append(parts, `(`+setExpr("variables.spec", p)+` ? [[variables.fieldPath + '.`+p+`', `+celString(forbiddenDetail(p))+`]] : [])`)
+	}
+	var cs []string
+	for _, p := range ctr {
+		cs = append(cs, `(`+setExpr("c", p)+` ? [[variables.containerPaths[i] + '.`+p+`', `+celString(forbiddenDetail(p))+`]] : [])`)
+	}
+	if len(cs) > 0 {
+		parts = append(parts, `variables.containers.transformList(i, c, `+strings.Join(cs, " + ")+`).flatten()`)
+	}
+	return "(" + strings.Join(parts, " + ") + ")"
+}
+
 var apiChecks = map[string]exporter{
 	"windows-forbidden-field": func(m winsupport.Model) []check {
 		if !m.Supports(winsupport.FeaturePodOS) {
 			return nil
 		}
 		f := forbiddenExpr(m)
+		fields := forbiddenPaths(m)
 		return []check{
+			// The API server rejects these itself before admission
+			// policies run; the policy says what it would.
 			{expr: `variables.specOS == 'windows' && ` + f,
-				detail: `'fields the API server rejects for a windows pod are set'`},
+				detail: fields + `.map(x, x[0] + ': Forbidden: ' + x[1]).join('; ')`},
 			{expr: `variables.specOS != 'windows' && variables.os == 'windows' && ` + f, severity: sev(rule.Warning),
-				detail: `'Windows workload (from ' + variables.by + ') sets fields the API server rejects as soon as spec.os.name: windows is set'`},
+				detail: fields + `.map(x, x[0] + ': rejected as soon as spec.os.name: windows is set (' + x[1] + ')').join('; ')`},
 		}
 	},
 }

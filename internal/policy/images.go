@@ -30,12 +30,32 @@ func imageVariables() []variable {
 		// and whether the last path segment says windows.
 		{"imgPrefix", `variables.imgRepos.map(r, [size(r.find(` + celString(prefixRE(m, winsupport.PlatformWindows)) + `)), size(r.find(` + celString(prefixRE(m, winsupport.PlatformLinux)) + `)), ` +
 			`size(r.find(` + celString(prefixRE(m, winsupport.PlatformMulti)) + `)), r.substring(r.lastIndexOf('/') + 1).contains('windows') ? 1 : 0])`},
+		// The longest image-table prefix each repository starts with, or ''.
+		{"imgRow", `variables.imgRepos.map(r, [r.find(` + celString(prefixRE(m, winsupport.PlatformWindows)) + `), r.find(` + celString(prefixRE(m, winsupport.PlatformLinux)) + `), ` +
+			`r.find(` + celString(prefixRE(m, winsupport.PlatformMulti)) + `)].sortBy(p, -size(p))[0])`},
 		{"imgTable", `variables.imgPrefix.map(t, t[0] + t[1] + t[2] == 0 ? [t[3] == 1 ? 'windows' : ''] : t[0] > t[1] && t[0] > t[2] ? ['windows'] : t[1] > t[2] ? ['linux'] : ['multi'])`},
 		{"imgPlatforms", `variables.imgTable.transformList(i, t, t[0] == 'windows' ? 'windows' : ` +
 			`(variables.imgTags[i].matches('windows|nanoserver|servercore') || variables.imgTags[i].matches(` + celString(fullBuildRE(m)) + `) || variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(ltscWordRE(m)) + `))) ? 'windows' : ` +
 			`t[0] == 'multi' && variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(linuxVariantRE(m)) + `)) ? 'linux' : ` +
 			`t[0] == 'windows' || t[0] == 'linux' || t[0] == 'multi' ? t[0] : '')`},
 	}
+}
+
+// imageSourceVariable is winsupport.Image.Source, why ParseImage decided
+// an image's platform, per container: the image table row's source, else
+// what the repository name or the tag says. It reads imgBuilds (the build
+// the tag names, checks_builds.go).
+func imageSourceVariable() variable {
+	m := winsupport.Default()
+	sources := map[string]string{}
+	for _, r := range m.ImagePrefixes() {
+		sources[r.Prefix] = m.ParseImage(r.Prefix).Source
+	}
+	row := `(variables.imgRow[i] != '' ? ` + mapLiteral(sources) + `[variables.imgRow[i]] : t[0] == 'windows' ? 'the repository name says windows' : '')`
+	return variable{"imgSource", `variables.imgTable.transformList(i, t, t[0] == 'windows' ? ` + row + ` : ` +
+		`variables.imgBuilds[i] != '' ? 'the tag names Windows Server build ' + variables.imgBuilds[i] : ` +
+		`variables.imgTags[i].matches('windows|nanoserver|servercore') ? 'the tag names a Windows variant' : ` +
+		`t[0] == 'multi' && variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(linuxVariantRE(m)) + `)) ? 'the tag names a Linux variant of a multi-platform repository' : ` + row + `)`}
 }
 
 // prefixRE matches the longest image-table prefix of one platform at the

@@ -29,8 +29,7 @@ func fixVariables(o *Options, m winsupport.Model) []variable {
 	reachableTainted := `variables.winPools.exists(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0 && size(variables.poolTaints[i]) > 0)`
 	// A taint is left to the user when a toleration matches it but for
 	// letter case (rules.caseOnlyMismatch).
-	caseOnly := `variables.tolerations.exists(t, (t.?effect.orValue('') == '' || t.effect == x[2]) && (t.?key.orValue('') == '' || t.key.lowerAscii() == x[0].lowerAscii()) && ` +
-		`(t.?operator.orValue('') == 'Exists' || ((t.?operator.orValue('') == '' || t.operator == 'Equal') && t.?value.orValue('').lowerAscii() == x[1].lowerAscii())))`
+	caseOnly := caseOnlyExpr("x")
 	// An earlier added toleration (key and effect equal, value equal or
 	// Exists) already tolerates the taint.
 	earlier := `variables.fixTaints.exists(j, y, j < i && y[0] == x[0] && y[2] == x[2] && (y[1] == '' || y[1] == x[1]))`

@@ -24,32 +24,7 @@ type exporter func(m winsupport.Model) []check
 
 // exported maps rule IDs to their CEL. Expressions read the variables of
 // workloadVariables; windows below means variables.os == 'windows'.
-var exported = without(merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks), outdated)
-
-// outdated are rules whose lint semantics changed after their CEL was
-// written (one finding per cause, Linux system paths only, SAC tags in
-// any form...): test/e2e/policy found them disagreeing with lint, so they
-// are not exported until their CEL is brought up to date and agrees again.
-var outdated = map[string]string{
-	"windows-missing-resources": "its CEL predates the rule's current semantics (one finding per workload, memory limit or requests missing, init containers and pause images skipped); not exported until it agrees with lint again",
-	"windows-linux-path":        "its CEL predates the rule's current semantics (Linux system locations only, HostProcess pods, Windows images and kubelet/CSI paths skipped); not exported until it agrees with lint again",
-	"windows-build-unsupported": "its CEL predates one finding per cause (an unsupported build that also mismatches is reported by image-build-mismatch alone); not exported until it agrees with lint again",
-	"sac-image-eol":             "its CEL predates SAC builds in any tag form; not exported until it agrees with lint again",
-	"windows-dns-host-net":      "its CEL predates the rule's current semantics; not exported until it agrees with lint again",
-}
-
-func without(m map[string]exporter, drop map[string]string) map[string]exporter {
-	for id := range drop {
-		delete(m, id)
-	}
-	return m
-}
-
-func init() {
-	for id, why := range outdated {
-		notExportable[id] = why
-	}
-}
+var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks)
 
 func merge(groups ...map[string]exporter) map[string]exporter {
 	out := map[string]exporter{}

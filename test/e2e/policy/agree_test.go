@@ -19,13 +19,17 @@ import (
 
 const policiesLabel = "winkube.test/policies"
 
-// windowsCanary fires linux-image-on-windows on every cluster profile.
+// windowsCanary fires, on every cluster profile and release, a rule of
+// each severity: linux-image-on-windows (error), windows-missing-resources
+// (warning) and windows-linux-path (info), so that waiting for all three
+// waits for every policy of a set.
 const windowsCanary = `apiVersion: v1
 kind: Pod
 metadata: {name: canary}
 spec:
   nodeSelector: {kubernetes.io/os: windows}
-  containers: [{name: c, image: alpine:3.20}]
+  containers: [{name: c, image: alpine:3.20, volumeMounts: [{name: v, mountPath: /etc/canary}]}]
+  volumes: [{name: v, emptyDir: {}}]
 `
 
 func model(t *testing.T, version string) winsupport.Model {
@@ -145,7 +149,7 @@ func TestValidatingPoliciesAgreeWithLint(t *testing.T) {
 			s.namespace(t, ns, map[string]string{policiesLabel: set}, testClusters[smp.cluster](), m)
 			s.waitActive(t, ns, mustObject(t, windowsCanary), func(o outcome) bool {
 				w, _, _ := policyRules(o, set)
-				return w["linux-image-on-windows"]
+				return w["linux-image-on-windows"] && w["windows-missing-resources"] && w["windows-linux-path"]
 			})
 		}
 	}
@@ -155,10 +159,11 @@ func TestValidatingPoliciesAgreeWithLint(t *testing.T) {
 	installSet(t, s, enforce, policy.Options{Rules: rules.Suite(), Model: winsupport.Default(), Mode: policy.Enforce, NoFixes: true})
 	s.namespace(t, enforce, map[string]string{policiesLabel: enforce}, testClusters["reference"](), winsupport.Default())
 	s.waitActive(t, enforce, mustObject(t, windowsCanary), func(o outcome) bool {
-		_, d, _ := policyRules(o, enforce)
-		return d != ""
+		w, d, _ := policyRules(o, enforce)
+		return d != "" && w["windows-missing-resources"]
 	})
-	var checked, rejected, outside, withFindings, denials int
+	var checked, rejected, outside, withFindings, denials, messages int
+	badMessages := map[string]int{}
 	for _, smp := range samples {
 		set := nsName("winkube", "v"+smp.version)
 		m := model(t, smp.version)
@@ -189,6 +194,17 @@ func TestValidatingPoliciesAgreeWithLint(t *testing.T) {
 		if !slices.Equal(got, want) || len(problems) > 0 {
 			t.Errorf("%s (cluster %s, Kubernetes %s):\n  policies warned %v\n  lint reports    %v%s\n  server warnings: %q\n  problems: %q",
 				smp.name, smp.cluster, m.V, got, want, describe(fs), o.warnings, problems)
+		} else {
+			msgs := policyMessages(o, set)
+			for _, id := range got {
+				messages++
+				if diff := messagesAgree(id, msgs[id], fs); diff != "" {
+					badMessages[id]++
+					if badMessages[id] <= 3 {
+						t.Errorf("%s (cluster %s, Kubernetes %s): message of %s", smp.name, smp.cluster, m.V, diff)
+					}
+				}
+			}
 		}
 		if smp.cluster == "reference" && smp.version == "" {
 			if checkEnforced(t, s, enforce, smp, fs, want == nil) {
@@ -196,7 +212,10 @@ func TestValidatingPoliciesAgreeWithLint(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d workloads compared (%d with findings, %d out of the policies' scope); %d rejected by the API server's own validation before admission policies; in enforce mode %d denied", checked, withFindings, outside, rejected, denials)
+	t.Logf("%d workloads compared (%d with findings, %d out of the policies' scope); %d rejected by the API server's own validation before admission policies; in enforce mode %d denied; %d rule messages compared", checked, withFindings, outside, rejected, denials, messages)
+	for id, n := range badMessages {
+		t.Errorf("%s: %d objects where the policy's message is not lint's (documented form)", id, n)
+	}
 	if checked == 0 || withFindings == 0 {
 		t.Fatal("nothing was compared")
 	}

@@ -196,6 +196,18 @@ func policyRules(o outcome, prefix string) (warned map[string]bool, denied strin
 	return warned, denied, problems
 }
 
+// policyMessages are the messages of the policies' warnings by rule ID,
+// without the API server's prefix and the rule ID.
+func policyMessages(o outcome, prefix string) map[string][]string {
+	out := map[string][]string{}
+	for _, w := range o.warnings {
+		if m := warnRE.FindStringSubmatch(w); m != nil && strings.HasPrefix(m[1], prefix) {
+			out[m[2]] = append(out[m[2]], w[len(m[0]):])
+		}
+	}
+	return out
+}
+
 // rejectedByValidation reports whether the API server refused the object
 // itself (field validation), before admission policies run.
 func rejectedByValidation(o outcome) bool {
