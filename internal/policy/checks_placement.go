@@ -53,7 +53,8 @@ var placementChecks = map[string]exporter{
 		return []check{{
 			expr: `variables.os == 'windows' && variables.pinned && variables.untolerated.exists(u, size(u) > 0)`,
 			detail: `(` + caseOnlyExpr(x) + ` ? 'toleration does not match taint ' + ` + x + `[3] + ' of the Windows nodes: taints are case-sensitive' : ` +
-				`'Windows workload does not tolerate taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"; its pods will stay Pending')`,
+				`(variables.isDaemonSet ? 'Windows DaemonSet does not tolerate taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"; it runs no pod on the pool\'s nodes' : ` +
+				`'Windows workload does not tolerate taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"; its pods will stay Pending'))`,
 		}}
 	},
 	"toleration-without-selector": func(winsupport.Model) []check {
