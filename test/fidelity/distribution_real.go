@@ -252,7 +252,11 @@ func (c *PlacementCluster) reset(ctx context.Context) error {
 			"ReplicaSets":         apps.ReplicaSets(PlacementNamespace).DeleteCollection,
 			"ControllerRevisions": apps.ControllerRevisions(PlacementNamespace).DeleteCollection,
 		} {
-			if err := del(ctx, metav1.DeleteOptions{}, all); err != nil && !apierrors.IsNotFound(err) {
+			// Background: the object goes at once. Orphan (the Jobs'
+			// default) and Foreground leave a finalizer for the garbage
+			// collector, which does not run; the pods are deleted below.
+			background := metav1.DeletePropagationBackground
+			if err := del(ctx, metav1.DeleteOptions{PropagationPolicy: &background}, all); err != nil && !apierrors.IsNotFound(err) {
 				return fmt.Errorf("delete %s: %w", what, err)
 			}
 		}
