@@ -2,11 +2,14 @@ package fidelity
 
 import (
 	"flag"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/simulate"
 )
 
 var (
@@ -47,7 +50,8 @@ func TestLargePlacementCase(t *testing.T) {
 // -placement.large-runs times and through winkube with FullScoring
 // (deterministic and seeds 1..k), comparing per node as TestPlacement does
 // (a node no seeded run disagrees on must match exactly, others lie within
-// the seeded runs' range), and logs the per-zone and per-OS totals.
+// the seeded runs' range), and the per-zone and per-OS totals, which must
+// lie within the seeded runs' range too.
 func TestPlacementLarge(t *testing.T) {
 	if !*placementLargeFlag {
 		t.Log("-placement.large=false: the large placement case is not run")
@@ -82,8 +86,20 @@ func TestPlacementLarge(t *testing.T) {
 	zone := func(n *corev1.Node) string { return n.Labels[labelZone] }
 	osOf := func(n *corev1.Node) string { return n.Labels[corev1.LabelOSStable] }
 	for run, real := range reals {
-		t.Logf("real run %d, per zone:\n%s", run+1, renderGroups("zone", GroupTotals(pc, real, pred, zone)))
-		t.Logf("real run %d, per OS:\n%s", run+1, renderGroups("os", GroupTotals(pc, real, pred, osOf)))
+		for _, g := range []struct {
+			what string
+			key  func(*corev1.Node) string
+		}{{"zone", zone}, {"os", osOf}} {
+			groups := GroupTotals(pc, real, pred, g.key)
+			t.Logf("real run %d, per %s:\n%s", run+1, g.what, renderGroups(g.what, groups))
+			for ref, rows := range groups {
+				for _, r := range rows {
+					if r.Real < r.Min || r.Real > r.Max {
+						t.Errorf("real run %d: %s has %d pods in %s %s, winkube %d..%d", run+1, ref, r.Real, g.what, r.Group, r.Min, r.Max)
+					}
+				}
+			}
+		}
 		for _, wc := range ComparePlacement(pc, real, pred, false) {
 			bad := 0
 			for _, r := range wc.Rows {
@@ -99,4 +115,34 @@ func TestPlacementLarge(t *testing.T) {
 		}
 	}
 	t.Logf("large case took %s", time.Since(start).Round(time.Millisecond))
+}
+
+func TestGroupTotals(t *testing.T) {
+	t.Parallel()
+	pc := IssueReproduction()
+	pc.Workloads = pc.Workloads[:1] // web: Linux nodes lin-1 (z1), lin-2 (z1), lin-3 (z2)
+	nodes := pc.Nodes
+	const web = "Deployment/placement/web"
+	result := func(pending int, counts ...int) *simulate.Result {
+		w := simulate.WorkloadResult{Workload: web, Replicas: 30, Pending: pending}
+		for i, c := range counts {
+			w.Nodes = append(w.Nodes, simulate.NodeCount{Node: nodes[i].Name, Count: c})
+		}
+		return &simulate.Result{Workloads: []simulate.WorkloadResult{w}}
+	}
+	real := &RealPlacement{Nodes: nodes, Workloads: []RealWorkload{{Name: "web", Replicas: 30, Pending: 1,
+		Nodes: map[string]int{nodes[0].Name: 12, nodes[1].Name: 10, nodes[2].Name: 7}}}}
+	pred := &Predictions{Det: result(0, 12, 10, 8), Seeded: []*simulate.Result{result(0, 13, 10, 7), result(0, 10, 10, 10)}}
+	got := GroupTotals(pc, real, pred, func(n *corev1.Node) string { return n.Labels[labelZone] })
+	want := map[string][]GroupRow{web: {
+		{Group: pendingRow, Real: 1, Det: 0, Min: 0, Max: 0},
+		{Group: "z1", Real: 22, Det: 22, Min: 20, Max: 23},
+		{Group: "z2", Real: 7, Det: 8, Min: 7, Max: 10},
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("GroupTotals = %v, want %v", got, want)
+	}
+	if out := renderGroups("zone", got); !strings.Contains(out, "20..23") {
+		t.Errorf("renderGroups lacks the z1 range:\n%s", out)
+	}
 }
