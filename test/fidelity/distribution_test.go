@@ -14,7 +14,7 @@ var (
 	placementCaseFlag   = flag.Int("placement.case", -1, "run only this generated placement case of the seed (and not the issue's reproduction)")
 	placementMixedFlag  = flag.Int("placement.mixed", 4, "number of generated mixed placement cases (Deployments with a DaemonSet, a StatefulSet and a Job)")
 	placementMixedCase  = flag.Int("placement.mixed-case", -1, "run only this generated mixed placement case of the seed")
-	placementSeedsFlag  = flag.Int("placement.k", 20, "winkube runs with seeds 1..k per case, for the spread of tie-breaking")
+	placementSeedsFlag  = flag.Int("placement.k", 100, "winkube runs with seeds 1..k per case, for the spread of tie-breaking")
 	placementRepeatFlag = flag.Int("placement.repeat", 3, "runs of the issue's reproduction on the real scheduler, to see whether it is deterministic there")
 	placementRepeatGen  = flag.Int("placement.repeat-generated", 1, "runs of each generated placement case on the real scheduler")
 	placementExactFlag  = flag.Bool("placement.exact", false, "require the real count to equal winkube's deterministic one on every node, ties or not")
