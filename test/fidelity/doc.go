@@ -67,8 +67,10 @@
 // v1.36's kube-scheduler draws a random tie-breaker only for nodes an
 // extender scored (schedule_one.go, prioritizeNodes); otherwise the winner
 // is the root of a container/heap built over the feasible nodes in the
-// order the parallel filters found them, and repeated runs of the small
-// cases gave the same counts every time (the large case's did not).
-// -placement.exact holds winkube's deterministic model to that on every
-// node, ties or not.
+// order the parallel filters found them. Repeated runs of most small
+// cases give the same counts, but not all: of seed 2's 30 mixed cases,
+// the same 8 gave other counts on a second run in two sessions (for
+// Deployments and Jobs alike), and the large case's runs differ on a
+// quarter of its nodes. -placement.exact holds winkube's deterministic
+// model to one run on every node, ties or not.
 package fidelity
