@@ -20,7 +20,7 @@ const (
 	labelApp          = "app"
 )
 
-// PlacementCase is a hybrid cluster and the Deployments created in it one
+// PlacementCase is a hybrid cluster and the workloads created in it one
 // after another, for comparing where replicas land.
 type PlacementCase struct {
 	Name string
@@ -29,20 +29,24 @@ type PlacementCase struct {
 	// Existing pods name their node (spec.nodeName) and are created after
 	// the nodes, before the Deployments.
 	Existing []*corev1.Pod
-	// Deployments are created one at a time, each once every pod of the
-	// previous one is bound or pending.
-	Deployments []*appsv1.Deployment
+	// Workloads (Deployments, DaemonSets, StatefulSets, Jobs) are created
+	// one at a time, each once every pod of the previous one is bound or
+	// pending.
+	Workloads []Workload
+	// FullScoring runs winkube with simulate.Input.FullScoring: every
+	// score plugin and the scheduler's node sampling from 100 nodes.
+	FullScoring bool
 }
 
 // documents lists the case's objects for winkube, in the order the real
-// cluster gets them: existing pods, then the Deployments.
+// cluster gets them: existing pods, then the workloads.
 func (pc *PlacementCase) documents() []any {
 	var docs []any
 	for _, p := range pc.Existing {
 		docs = append(docs, p)
 	}
-	for _, d := range pc.Deployments {
-		docs = append(docs, d)
+	for _, w := range pc.Workloads {
+		docs = append(docs, w)
 	}
 	return docs
 }
@@ -110,30 +114,14 @@ func osTolerations(os string) []corev1.Toleration {
 // deployment builds a Deployment of replicas pods for an OS, labelled
 // app=<name>, each pod asking for cpu and mem ("" for no request).
 func deployment(name, os string, replicas int32, cpu, mem string) *appsv1.Deployment {
-	requests := corev1.ResourceList{}
-	if cpu != "" {
-		requests[corev1.ResourceCPU] = resource.MustParse(cpu)
-	}
-	if mem != "" {
-		requests[corev1.ResourceMemory] = resource.MustParse(mem)
-	}
-	image := "registry.k8s.io/pause:3.10"
-	labels := map[string]string{labelApp: name}
+	t := podTemplate(name, os, cpu, mem)
 	return &appsv1.Deployment{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: PlacementNamespace, Labels: labels},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: PlacementNamespace, Labels: t.Labels},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{
-					NodeSelector: map[string]string{corev1.LabelOSStable: os},
-					Tolerations:  osTolerations(os),
-					Containers: []corev1.Container{{Name: "app", Image: image,
-						Resources: corev1.ResourceRequirements{Requests: requests}}},
-				},
-			},
+			Selector: &metav1.LabelSelector{MatchLabels: t.Labels},
+			Template: t,
 		},
 	}
 }
@@ -158,7 +146,7 @@ func IssueReproduction() *PlacementCase {
 	} {
 		pc.Nodes = append(pc.Nodes, placementNode(n.name, n.os, n.size, n.zone))
 	}
-	pc.Deployments = []*appsv1.Deployment{
+	pc.Workloads = []Workload{
 		deployment("web", "linux", 30, "100m", "128Mi"),
 		deployment("iis", "windows", 20, "250m", "512Mi"),
 	}
@@ -255,8 +243,8 @@ func NewPlacementCase(seed uint64, index int) *PlacementCase {
 		}
 		free.take(os, "", replicas, cpu, mem)
 		d := deployment(fmt.Sprintf("d%d-%s", i+1, os[:3]), os, replicas, cpu, mem)
-		g.placementPreferences(d, pc)
-		pc.Deployments = append(pc.Deployments, d)
+		g.placementPreferences(d.Name, &d.Spec.Template.Spec, pc)
+		pc.Workloads = append(pc.Workloads, d)
 	}
 	return pc
 }
@@ -267,9 +255,8 @@ func NewPlacementCase(seed uint64, index int) *PlacementCase {
 // preferred pod affinity to the existing pods, preferred anti-affinity to
 // its own replicas or to the existing pods, and a toleration of the
 // PreferNoSchedule taint.
-func (g *gen) placementPreferences(d *appsv1.Deployment, pc *PlacementCase) {
-	spec := &d.Spec.Template.Spec
-	self := &metav1.LabelSelector{MatchLabels: map[string]string{labelApp: d.Name}}
+func (g *gen) placementPreferences(name string, spec *corev1.PodSpec, pc *PlacementCase) {
+	self := &metav1.LabelSelector{MatchLabels: map[string]string{labelApp: name}}
 	if g.chance(0.35) {
 		if g.chance(0.7) {
 			spec.TopologySpreadConstraints = append(spec.TopologySpreadConstraints, corev1.TopologySpreadConstraint{
@@ -308,7 +295,7 @@ func (g *gen) placementPreferences(d *appsv1.Deployment, pc *PlacementCase) {
 			podTerm("cache", pick(g, corev1.LabelHostname, labelZone))}}
 	}
 	if g.chance(0.3) {
-		term := podTerm(d.Name, corev1.LabelHostname)
+		term := podTerm(name, corev1.LabelHostname)
 		if len(pc.Existing) > 0 && g.chance(0.3) {
 			term = podTerm("db", pick(g, corev1.LabelHostname, labelZone))
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -43,8 +44,8 @@ func TestNewPlacementCase(t *testing.T) {
 		if !slices.IsSorted(names) {
 			t.Errorf("%s: nodes %v are not in name order", pc.Name, names)
 		}
-		if len(pc.Deployments) < 2 || len(pc.Deployments) > 4 {
-			t.Errorf("%s: %d Deployments, want 2 to 4", pc.Name, len(pc.Deployments))
+		if len(pc.Workloads) < 2 || len(pc.Workloads) > 4 {
+			t.Errorf("%s: %d Deployments, want 2 to 4", pc.Name, len(pc.Workloads))
 		}
 		if len(pc.Existing) > 0 {
 			seen["existing pods"]++
@@ -54,7 +55,8 @@ func TestNewPlacementCase(t *testing.T) {
 				t.Errorf("%s: existing pod %s names no node", pc.Name, p.Name)
 			}
 		}
-		for _, d := range pc.Deployments {
+		for _, w := range pc.Workloads {
+			d := w.(*appsv1.Deployment)
 			if r := *d.Spec.Replicas; r < 10 || r > 50 {
 				t.Errorf("%s: Deployment %s has %d replicas, want 10 to 50", pc.Name, d.Name, r)
 			}
@@ -106,8 +108,8 @@ func TestIssueReproduction(t *testing.T) {
 		t.Errorf("nodes by OS, zone and size: %v, want %v", count, want)
 	}
 	var replicas []int32
-	for _, d := range pc.Deployments {
-		replicas = append(replicas, *d.Spec.Replicas)
+	for _, w := range pc.Workloads {
+		replicas = append(replicas, *w.(*appsv1.Deployment).Spec.Replicas)
 	}
 	if !slices.Equal(replicas, []int32{30, 20}) {
 		t.Errorf("replicas %v, want [30 20]", replicas)

@@ -26,7 +26,8 @@ func SimulatePlacement(ctx context.Context, pc *PlacementCase, nodes []*corev1.N
 	if err != nil {
 		return nil, err
 	}
-	return simulate.Run(ctx, simulate.Input{Nodes: nodes, Objects: objs, Model: winsupport.Default(), NoKubelets: true, Seed: seed})
+	return simulate.Run(ctx, simulate.Input{Nodes: nodes, Objects: objs, Model: winsupport.Default(), NoKubelets: true, Seed: seed,
+		FullScoring: pc.FullScoring})
 }
 
 // Predictions are winkube's answers for one case: the deterministic model
@@ -96,10 +97,10 @@ func (r PlacementRow) want() string {
 	return fmt.Sprint(r.Det)
 }
 
-// WorkloadComparison is the verdict on one Deployment of a case.
+// WorkloadComparison is the verdict on one workload of a case.
 type WorkloadComparison struct {
 	Case     string
-	Workload string // Deployment/<namespace>/<name>
+	Workload string // Kind/<namespace>/<name>
 	Replicas int
 	Seeds    int
 	Rows     []PlacementRow
@@ -130,8 +131,8 @@ func (wc *WorkloadComparison) Failed() bool {
 func ComparePlacement(pc *PlacementCase, real *RealPlacement, pred *Predictions, exact bool) []*WorkloadComparison {
 	var out []*WorkloadComparison
 	for i, rw := range real.Workloads {
-		d := pc.Deployments[i]
-		wc := &WorkloadComparison{Case: pc.Name, Workload: "Deployment/" + d.Namespace + "/" + d.Name,
+		wl := pc.Workloads[i]
+		wc := &WorkloadComparison{Case: pc.Name, Workload: refOf(wl),
 			Replicas: rw.Replicas, Seeds: len(pred.Seeded)}
 		out = append(out, wc)
 		det, ok := counts(pred.Det, wc.Workload)
@@ -155,7 +156,7 @@ func ComparePlacement(pc *PlacementCase, real *RealPlacement, pred *Predictions,
 		for n, c := range rw.Nodes {
 			realCounts[n] = c
 		}
-		os := d.Spec.Template.Spec.NodeSelector[corev1.LabelOSStable]
+		os := templateOf(wl).Spec.NodeSelector[corev1.LabelOSStable]
 		rows := append([]*corev1.Node(nil), real.Nodes...)
 		rows = append(rows, nil) // the pending row
 		for _, n := range rows {

@@ -12,7 +12,7 @@ import (
 func TestComparePlacement(t *testing.T) {
 	t.Parallel()
 	pc := IssueReproduction()
-	pc.Deployments = pc.Deployments[:1] // web, 30 Linux replicas
+	pc.Workloads = pc.Workloads[:1] // web, 30 Linux replicas
 	var nodes []*corev1.Node
 	for _, n := range pc.Nodes {
 		nodes = append(nodes, n)

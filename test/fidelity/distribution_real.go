@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/winkube/winkube/test/controlplane"
 )
@@ -67,14 +68,14 @@ type RealPlacement struct {
 	// Nodes are the case's nodes as the API server stored them, in
 	// creation order: what winkube is given.
 	Nodes []*corev1.Node
-	// Workloads are the Deployments in creation order.
+	// Workloads are the workloads in creation order.
 	Workloads []RealWorkload
 }
 
-// RealWorkload is where one Deployment's replicas went.
+// RealWorkload is where one workload's replicas went.
 type RealWorkload struct {
-	Name     string         // the Deployment's name
-	Replicas int            // pods its ReplicaSet created
+	Name     string         // the workload's name
+	Replicas int            // pods its controller created
 	Nodes    map[string]int // node name -> bound pods
 	Pending  int            // pods the scheduler reported unschedulable
 	Took     time.Duration  // from creating the Deployment to its last pod's outcome
@@ -82,8 +83,8 @@ type RealWorkload struct {
 
 // Run empties the cluster, creates the case's nodes in order, waits until
 // the scheduler has seen each of them with its status and no pods, creates
-// the existing pods, then each Deployment in turn, waiting until every
-// pod of one is bound or reported unschedulable before creating the next.
+// the existing pods, then each workload in turn, waiting until every pod
+// of one is bound or reported unschedulable before creating the next.
 func (c *PlacementCluster) Run(ctx context.Context, pc *PlacementCase) (*RealPlacement, error) {
 	if err := c.reset(ctx); err != nil {
 		return nil, err
@@ -105,12 +106,12 @@ func (c *PlacementCluster) Run(ctx context.Context, pc *PlacementCase) (*RealPla
 			return nil, fmt.Errorf("create existing pod %s: %w", p.Name, err)
 		}
 	}
-	for _, d := range pc.Deployments {
+	for _, wl := range pc.Workloads {
 		start := time.Now()
-		if _, err := client.AppsV1().Deployments(PlacementNamespace).Create(ctx, d.DeepCopy(), metav1.CreateOptions{}); err != nil {
-			return nil, fmt.Errorf("create Deployment %s: %w", d.Name, err)
+		if err := createWorkload(ctx, client, wl); err != nil {
+			return nil, err
 		}
-		w, err := c.waitDeployment(ctx, d.Name, int(*d.Spec.Replicas), labels.SelectorFromSet(d.Spec.Selector.MatchLabels))
+		w, err := c.waitWorkload(ctx, wl)
 		if err != nil {
 			return nil, err
 		}
@@ -120,15 +121,29 @@ func (c *PlacementCluster) Run(ctx context.Context, pc *PlacementCase) (*RealPla
 	return out, nil
 }
 
-// waitDeployment waits until the Deployment's ReplicaSet has created all
-// its pods and each is bound or has PodScheduled=False, and counts them.
-func (c *PlacementCluster) waitDeployment(ctx context.Context, name string, replicas int, sel labels.Selector) (*RealWorkload, error) {
+// waitWorkload waits until the workload's controller has created all its
+// pods (a DaemonSet: as many as its status says it should run) and each is
+// bound or has PodScheduled=False, and counts them.
+func (c *PlacementCluster) waitWorkload(ctx context.Context, wl Workload) (*RealWorkload, error) {
+	name, kind := wl.GetName(), kindOf(wl)
+	sel := labels.SelectorFromSet(templateOf(wl).Labels)
 	var w *RealWorkload
-	err := poll(ctx, "the pods of Deployment "+name, func() (bool, error) {
+	replicas := replicasOf(wl)
+	err := poll(ctx, "the pods of "+kind+" "+name, func() (bool, error) {
 		for _, component := range []string{"kube-controller-manager", "kube-scheduler"} {
 			if err := c.CP.Exited(component); err != nil {
 				return false, err
 			}
+		}
+		if kind == "DaemonSet" {
+			ds, err := c.CP.Client.AppsV1().DaemonSets(PlacementNamespace).Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			if ds.Status.ObservedGeneration < ds.Generation {
+				return false, nil
+			}
+			replicas = int(ds.Status.DesiredNumberScheduled)
 		}
 		pods, err := c.CP.Client.CoreV1().Pods(PlacementNamespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
 		if err != nil {
@@ -146,7 +161,7 @@ func (c *PlacementCluster) waitDeployment(ctx context.Context, name string, repl
 			}
 		}
 		if len(pods.Items) > replicas {
-			return false, fmt.Errorf("Deployment %s has %d pods, more than its %d replicas", name, len(pods.Items), replicas)
+			return false, fmt.Errorf("%s %s has %d pods, more than its %d replicas", kind, name, len(pods.Items), replicas)
 		}
 		return len(pods.Items) == replicas, nil
 	})
@@ -218,42 +233,79 @@ func (c *PlacementCluster) barrier(ctx context.Context, nodes []*corev1.Node) er
 	return nil
 }
 
-// reset deletes every Deployment, ReplicaSet, pod and node, in that order
-// (there is no garbage collector: a ReplicaSet left alive would recreate
-// its pods), and waits until they are gone.
+// reset deletes every workload, ReplicaSet, ControllerRevision, pod and
+// node, in that order (there is no garbage collector: a ReplicaSet left
+// alive would recreate its pods), and waits until they are gone. Job pods
+// carry the Job controller's tracking finalizer, which it removes only
+// while it tracks them: the reset removes what is left.
 func (c *PlacementCluster) reset(ctx context.Context) error {
 	zero := int64(0)
 	client := c.CP.Client
 	all := metav1.ListOptions{}
-	if err := client.AppsV1().Deployments(PlacementNamespace).DeleteCollection(ctx, metav1.DeleteOptions{}, all); err != nil {
-		return fmt.Errorf("delete Deployments: %w", err)
+	apps, batch := client.AppsV1(), client.BatchV1()
+	deleteWorkloads := func() error {
+		for what, del := range map[string]func(context.Context, metav1.DeleteOptions, metav1.ListOptions) error{
+			"Deployments":         apps.Deployments(PlacementNamespace).DeleteCollection,
+			"DaemonSets":          apps.DaemonSets(PlacementNamespace).DeleteCollection,
+			"StatefulSets":        apps.StatefulSets(PlacementNamespace).DeleteCollection,
+			"Jobs":                batch.Jobs(PlacementNamespace).DeleteCollection,
+			"ReplicaSets":         apps.ReplicaSets(PlacementNamespace).DeleteCollection,
+			"ControllerRevisions": apps.ControllerRevisions(PlacementNamespace).DeleteCollection,
+		} {
+			// Background: the object goes at once. Orphan (the Jobs'
+			// default) and Foreground leave a finalizer for the garbage
+			// collector, which does not run; the pods are deleted below.
+			background := metav1.DeletePropagationBackground
+			if err := del(ctx, metav1.DeleteOptions{PropagationPolicy: &background}, all); err != nil && !apierrors.IsNotFound(err) {
+				return fmt.Errorf("delete %s: %w", what, err)
+			}
+		}
+		return nil
 	}
-	if err := client.AppsV1().ReplicaSets(PlacementNamespace).DeleteCollection(ctx, metav1.DeleteOptions{}, all); err != nil {
-		return fmt.Errorf("delete ReplicaSets: %w", err)
+	if err := deleteWorkloads(); err != nil {
+		return err
 	}
 	return poll(ctx, "the placement cluster to be empty", func() (bool, error) {
 		// A ReplicaSet the Deployment controller created just before its
 		// Deployment went is deleted here too.
 		left := 0
-		deps, err := client.AppsV1().Deployments(PlacementNamespace).List(ctx, all)
+		deps, err := apps.Deployments(PlacementNamespace).List(ctx, all)
 		if err != nil {
 			return false, err
 		}
-		rss, err := client.AppsV1().ReplicaSets(PlacementNamespace).List(ctx, all)
+		rss, err := apps.ReplicaSets(PlacementNamespace).List(ctx, all)
 		if err != nil {
 			return false, err
 		}
-		if left = len(deps.Items) + len(rss.Items); left > 0 {
-			if err := client.AppsV1().ReplicaSets(PlacementNamespace).DeleteCollection(ctx, metav1.DeleteOptions{}, all); err != nil && !apierrors.IsNotFound(err) {
-				return false, err
-			}
-			return false, nil
+		dss, err := apps.DaemonSets(PlacementNamespace).List(ctx, all)
+		if err != nil {
+			return false, err
+		}
+		sss, err := apps.StatefulSets(PlacementNamespace).List(ctx, all)
+		if err != nil {
+			return false, err
+		}
+		jobs, err := batch.Jobs(PlacementNamespace).List(ctx, all)
+		if err != nil {
+			return false, err
+		}
+		if left = len(deps.Items) + len(rss.Items) + len(dss.Items) + len(sss.Items) + len(jobs.Items); left > 0 {
+			return false, deleteWorkloads()
 		}
 		pods, err := client.CoreV1().Pods(PlacementNamespace).List(ctx, all)
 		if err != nil {
 			return false, err
 		}
 		if len(pods.Items) > 0 {
+			for _, p := range pods.Items {
+				if len(p.Finalizers) == 0 {
+					continue
+				}
+				patch := []byte(`{"metadata":{"finalizers":null}}`)
+				if _, err := client.CoreV1().Pods(PlacementNamespace).Patch(ctx, p.Name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil && !apierrors.IsNotFound(err) {
+					return false, fmt.Errorf("remove the finalizers of pod %s: %w", p.Name, err)
+				}
+			}
 			err := client.CoreV1().Pods(PlacementNamespace).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero}, all)
 			return false, err
 		}

@@ -12,7 +12,9 @@ var (
 	placementSeedFlag   = flag.Uint64("placement.seed", 1, "seed of the generated placement cases")
 	placementCasesFlag  = flag.Int("placement.cases", 8, "number of generated placement cases")
 	placementCaseFlag   = flag.Int("placement.case", -1, "run only this generated placement case of the seed (and not the issue's reproduction)")
-	placementSeedsFlag  = flag.Int("placement.k", 20, "winkube runs with seeds 1..k per case, for the spread of tie-breaking")
+	placementMixedFlag  = flag.Int("placement.mixed", 4, "number of generated mixed placement cases (Deployments with a DaemonSet, a StatefulSet and a Job)")
+	placementMixedCase  = flag.Int("placement.mixed-case", -1, "run only this generated mixed placement case of the seed")
+	placementSeedsFlag  = flag.Int("placement.k", 100, "winkube runs with seeds 1..k per case, for the spread of tie-breaking")
 	placementRepeatFlag = flag.Int("placement.repeat", 3, "runs of the issue's reproduction on the real scheduler, to see whether it is deterministic there")
 	placementRepeatGen  = flag.Int("placement.repeat-generated", 1, "runs of each generated placement case on the real scheduler")
 	placementExactFlag  = flag.Bool("placement.exact", false, "require the real count to equal winkube's deterministic one on every node, ties or not")
@@ -20,21 +22,28 @@ var (
 )
 
 // TestPlacement compares where replicas land: each case (the reproduction
-// of issue 14, then generated hybrid clusters) runs on a real v1.36.3
-// kube-scheduler, with kube-controller-manager creating the Deployments'
-// pods, and through simulate.Run, deterministic and with seeds 1..k. For
+// of issue 14, generated hybrid clusters with Deployments, then generated
+// ones that add a DaemonSet, a StatefulSet and a Job) runs on a real
+// v1.36.3 kube-scheduler, with kube-controller-manager creating the
+// workloads' pods, and through simulate.Run, deterministic and with seeds 1..k. For
 // every Deployment and node, the real count must equal winkube's
 // deterministic count where no tie reaches the node (every seeded run
 // agrees), else lie within the seeded runs' range. Each real placement is
 // logged, so -v shows the real scheduler's counts even when all agree.
 func TestPlacement(t *testing.T) {
 	var cases []*PlacementCase
-	if *placementCaseFlag >= 0 {
+	switch {
+	case *placementCaseFlag >= 0:
 		cases = append(cases, NewPlacementCase(*placementSeedFlag, *placementCaseFlag))
-	} else {
+	case *placementMixedCase >= 0:
+		cases = append(cases, NewMixedPlacementCase(*placementSeedFlag, *placementMixedCase))
+	default:
 		cases = append(cases, IssueReproduction())
 		for i := range *placementCasesFlag {
 			cases = append(cases, NewPlacementCase(*placementSeedFlag, i))
+		}
+		for i := range *placementMixedFlag {
+			cases = append(cases, NewMixedPlacementCase(*placementSeedFlag, i))
 		}
 	}
 	start := time.Now()
@@ -61,8 +70,8 @@ func TestPlacement(t *testing.T) {
 					t.Fatalf("run %d on the real cluster: %v", run+1, err)
 				}
 				t.Logf("real run %d: %s", run+1, real)
-				for _, w := range real.Workloads {
-					t.Logf("real run %d: Deployment %s: all %d pods bound or pending %s after creation", run+1, w.Name, w.Replicas, w.Took.Round(time.Millisecond))
+				for i, w := range real.Workloads {
+					t.Logf("real run %d: %s %s: all %d pods bound or pending %s after creation", run+1, kindOf(pc.Workloads[i]), w.Name, w.Replicas, w.Took.Round(time.Millisecond))
 				}
 				reals = append(reals, real)
 			}
