@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -33,6 +34,11 @@ func celMap(kv map[string]string) string {
 //	                 the In values of windows-build affinity expressions
 //	hostBuilds       rules.buildHosts: the builds of the Windows pools the
 //	                 workload admits and the admitted builds it pins
+//	buildHosts       rules.buildHosts as [label, build] pairs, the label as
+//	                 rules.hostList names the host
+//	sacBad           per container, the buildHosts labels that cannot
+//	                 start its image's known end-of-life SAC build
+//	                 (rules.sacHosts); [] for any other image
 //	sacRetag         winsupport.Model.Retag split around the build tag it
 //	                 replaces: [before, after], or [] when it cannot
 func buildVariables(m winsupport.Model) []variable {
@@ -63,6 +69,13 @@ func buildVariables(m winsupport.Model) []variable {
 		tagRE[b.Build] = strings.Join(q, "|")
 	}
 	word := `m.substring(0, variables.sacEnd[i]).find('[a-z0-9]+$')`
+	var eol []string
+	for _, b := range m.Builds() {
+		if b.Channel == winsupport.SAC && b.EOL {
+			eol = append(eol, b.Build)
+		}
+	}
+	pins := `variables.buildPins.map(v, ` + normalise + `).filter(v, !variables.constrained || v in variables.allowedRaw)`
 	return []variable{
 		{"imgFull", `variables.imgTags.map(t, t.find('(^|[^0-9])10\\.0\\.[0-9]{5}([^0-9]|$)').find('10\\.0\\.[0-9]{5}')).map(n, n in ` + celList(known) + ` ? n : '')`},
 		{"imgWords", `variables.imgTags.map(t, t.findAll('[a-z0-9]+').map(w, ` + strip + `).filter(w, w in ` + celMap(tagBuild) + `))`},
@@ -77,6 +90,18 @@ func buildVariables(m winsupport.Model) []variable {
 		{"allowedRaw", `variables.buildsRaw.filter(b, ` + matchNode(windows) + `)`},
 		{"hostBuilds", `variables.winPools.transformList(i, p, variables.buildOK[i] && p[1] != '', p[1]) + ` +
 			`variables.buildPins.map(v, ` + normalise + `).filter(v, !variables.constrained || v in variables.allowedRaw)`},
+		// rules.buildHosts with its labels, [label, build]: the admitted
+		// pools with a build, then the pins no such pool runs, once each.
+		{"buildHosts", `variables.winPools.transformList(i, p, variables.buildOK[i] && p[1] != '', ['Windows pool "' + p[0] + '" (' + p[3] + ')', p[1]]) + ` +
+			pins + `.transformList(i, v, !` + pins + `.exists(j, w, j < i && w == v) && !variables.winPools.exists(j, p, variables.buildOK[j] && p[1] == v), ['the pinned build ' + string(v), string(v)])`},
+		// rules.sacHosts under process isolation (workloads naming a
+		// RuntimeClass, the only Hyper-V ones, are not checked): per
+		// container whose image is known to be built for an end-of-life SAC
+		// build, the labels of the hosts it can land on that do not run
+		// that build. A build below 20348 runs only on a host of that very
+		// build (winsupport.HostRuns; ParseOSVersion reads the host).
+		{"sacBad", `variables.imgBuilds.map(b, b in ` + celList(eol) + ` && !variables.hostProcess && variables.schedWindows && variables.os != 'linux' ? ` +
+			`variables.buildHosts.filter(h, !h[1].matches('^0*10\\.0+\\.0*' + b.substring(5) + '(\\..*)?$')).map(h, h[0]) : [])`},
 		// Retag: the first tag word (in the lowercased tag) naming the
 		// image's build with an optional variant prefix; sacEnd is where
 		// it ends, sacStart where the replaced build tag starts.
@@ -152,7 +177,11 @@ func buildUnsupportedChecks(m winsupport.Model) []check {
 // end-of-life Semi-Annual Channel build (a bare SAC number of an image of
 // unknown platform only in a Windows workload), each with the LTSC tag to
 // use (winsupport.Model.LTSCFor over the cluster's pools, then Retag) or
-// the build to rebuild on.
+// the build to rebuild on. As in lint, one finding per image: an error
+// naming the hosts the workload can land on that cannot start the image
+// when its build is known (not guessed from a private tag) and some host
+// does not run it, else a warning that the release gets no security
+// updates; hence two checks, one per severity.
 func sacImageEOLChecks(m winsupport.Model) []check {
 	var eol, ltsc []string
 	for _, b := range m.Builds() {
@@ -165,7 +194,8 @@ func sacImageEOLChecks(m winsupport.Model) []check {
 	}
 	full, name, _, firstTag := buildNames(m)
 	build := `(variables.imgBuilds[i] != '' ? variables.imgBuilds[i] : variables.os == 'windows' ? variables.imgBuildsAsWin[i] : '')`
-	msg := `'image "' + variables.containers[i].image + '" is built for ' + ` + full + `[` + build + `] + ', an end-of-life Semi-Annual Channel release that gets no security updates'`
+	head := `'image "' + variables.containers[i].image + '" is built for ' + ` + full + `[` + build + `]`
+	suggest := ""
 	if len(ltsc) > 0 {
 		// LTSCFor: the newest supported LTSC build of the cluster's Windows
 		// pools, else the newest supported.
@@ -173,10 +203,20 @@ func sacImageEOLChecks(m winsupport.Model) []check {
 		r := `variables.sacRetag[i]`
 		tag := `(` + r + `[0].lowerAscii().startsWith(` + celString(nanoserverTagException.Prefix) + `) && ` + to + ` == ` + celString(nanoserverTagException.Build) + ` ? ` +
 			celString(nanoserverTagException.Tag) + ` : ` + firstTag + `[` + to + `])`
-		msg += ` + (size(` + r + `) == 2 ? '; use the LTSC tag "' + ` + r + `[0] + ` + tag + ` + ` + r + `[1] + '"' : ` +
+		suggest = ` + (size(` + r + `) == 2 ? '; use the LTSC tag "' + ` + r + `[0] + ` + tag + ` + ` + r + `[1] + '"' : ` +
 			`'; rebuild it on ' + ` + name + `[` + to + `] + ' (tag ' + ` + firstTag + `[` + to + `] + ')')`
 	}
-	msgs := `variables.containers.transformList(i, c, ` + build + ` in ` + celList(eol) + `, ` + msg + `)`
-	fires := `variables.containers.exists(i, c, ` + build + ` in ` + celList(eol) + `)`
-	return []check{{expr: fires, detail: msgs + `.join('; ')`}}
+	// The known build's hosts that cannot start the image make the one
+	// finding an error that names them (rules.hostList).
+	bad := `variables.sacBad[i]`
+	hosts := `(size(` + bad + `) == 1 ? ` + bad + `[0] : ` + bad + `.transformList(j, l, j < size(` + bad + `) - 1, l).join(', ') + ' and ' + ` + bad + `[size(` + bad + `) - 1])`
+	errMsg := head + ` + ', an end-of-life Semi-Annual Channel release that cannot start on ' + ` + hosts + suggest
+	warnMsg := head + ` + ', an end-of-life Semi-Annual Channel release that gets no security updates'` + suggest
+	isEOL := build + ` in ` + celList(eol)
+	return []check{
+		{expr: `variables.sacBad.exists(l, size(l) > 0)`, severity: sev(rule.Error),
+			detail: `variables.containers.transformList(i, c, size(` + bad + `) > 0, ` + errMsg + `).join('; ')`},
+		{expr: `variables.containers.exists(i, c, ` + isEOL + ` && size(` + bad + `) == 0)`,
+			detail: `variables.containers.transformList(i, c, ` + isEOL + ` && size(` + bad + `) == 0, ` + warnMsg + `).join('; ')`},
+	}
 }

@@ -53,7 +53,6 @@ var notExportable = map[string]string{
 	"windows-username-format":          "API rejection: the API server's own validation rejects these pods before admission policies run",
 	"gmsa-credential-spec-name-format": "API rejection: the API server's own validation rejects these pods before admission policies run",
 
-	"sac-image-eol":                   "since one finding says both the end of life and the pools that cannot start the image (an error, where the end of life alone is a warning), its CEL (sacImageEOLChecks, kept) does not yet split by severity nor name the pools",
 	"image-build-mismatch":            "needs each image's Windows build from the tag tables (with the per-repository tag exceptions) against the reachable pools' builds; not compiled to CEL yet",
 	"hyperv-runtimeclass":             "needs the RuntimeClass object the workload names; a policy sees only the request's object",
 	"runtimeclass-isolation-mismatch": "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
