@@ -71,7 +71,7 @@ func (s *scheduler) schedule(t *tmpl, target *node) decision {
 			}
 		}
 		return s.generic(t, cands, true)
-	case s.nodeByNode, s.scoredPath(t):
+	case s.nodeByNode, s.scoredPath():
 	case sp.simple() && !s.repelledBy(t):
 		return s.fastSchedule(t, false)
 	case !sp.perNode && !s.recordFeasible:
@@ -85,7 +85,7 @@ func (s *scheduler) schedule(t *tmpl, target *node) decision {
 // narrowed the nodes to cands.
 func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 	sp := t.sp
-	scoring := s.scoredPath(t)
+	scoring := s.scoredPath()
 	limit, start := len(cands), 0
 	if scoring {
 		if restricted {
@@ -150,7 +150,7 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 		d.feasible = slices.Clone(feasible)
 	}
 	if scoring {
-		d.node = s.scoredPick(t, feasible, statics)
+		d.node = s.scoredPick(t, feasible, statics, z)
 		return d
 	}
 	best, bestScore := -1, int64(-1)
@@ -172,7 +172,7 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 // taints (topology spreading and inter-pod preferences left out, as the
 // notes say), unless Input.FullScoring, a seed or a custom profile asks
 // for the scheduler's own sampling and every score plugin.
-func (s *scheduler) scoredPath(*tmpl) bool {
+func (s *scheduler) scoredPath() bool {
 	return len(s.nodes) < s.scoredBelow || s.needsScoring()
 }
 

@@ -43,10 +43,7 @@ func newPodPrefs(pod *corev1.Pod) *podPrefs {
 		pp.anti = weighted(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
 	}
 	if len(pp.aff)+len(pp.anti)+len(pp.required) == 0 {
-		if a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0 {
-			return &podPrefs{} // a pod with affinity, which scoring walks
-		}
-		return nil
+		return nil // required anti-affinity alone scores nothing
 	}
 	return pp
 }
@@ -82,8 +79,8 @@ func (s *scheduler) interPodScores(t *tmpl, prof *Profile, feasible []*node, out
 	m := topoScores{}
 	contributed := false
 	for _, p := range s.placed {
-		if !in.hasPreferred() && p.sp.prefs == nil && p.sp.affinity == nil {
-			continue // only pods with affinity are walked then
+		if !in.hasPreferred() && p.sp.prefs == nil {
+			continue // only pods whose terms score others are walked then
 		}
 		nl := p.node.obj.Labels
 		if len(nl) == 0 {

@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -91,8 +93,7 @@ func (p *Profile) isDefault() bool {
 	return p.TaintToleration == d.TaintToleration && p.NodeAffinity == d.NodeAffinity &&
 		p.NodeResourcesFit == d.NodeResourcesFit && p.PodTopologySpread == d.PodTopologySpread &&
 		p.InterPodAffinity == d.InterPodAffinity && p.BalancedAllocation == d.BalancedAllocation &&
-		p.ImageLocality == d.ImageLocality && p.Fit.Type == LeastAllocated && len(p.Fit.Resources) == 2 &&
-		p.Fit.Resources[0] == d.Fit.Resources[0] && p.Fit.Resources[1] == d.Fit.Resources[1] &&
+		p.ImageLocality == d.ImageLocality && p.Fit.Type == d.Fit.Type && slices.Equal(p.Fit.Resources, d.Fit.Resources) &&
 		p.SystemDefaulted && p.HardPodAffinityWeight == 1 && !p.IgnorePreferredTermsOfExistingPods &&
 		p.PercentageOfNodesToScore == 0
 }

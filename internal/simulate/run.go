@@ -35,11 +35,11 @@ func Run(ctx context.Context, in Input) (*Result, error) {
 // tieRanges reruns the simulation with seeds 0 to in.TieRuns-1 and widens
 // each workload's per-node counts to the range over the runs.
 func tieRanges(ctx context.Context, in Input, res *Result) error {
-	ranges := make([]map[string]*NodeCount, len(res.Workloads))
+	ranges := make([]map[string]NodeCount, len(res.Workloads))
 	for i, w := range res.Workloads {
-		ranges[i] = map[string]*NodeCount{}
-		for j := range w.Nodes {
-			ranges[i][w.Nodes[j].Node] = &res.Workloads[i].Nodes[j]
+		ranges[i] = map[string]NodeCount{}
+		for _, nc := range w.Nodes {
+			ranges[i][nc.Node] = nc
 		}
 	}
 	for seed := range int64(in.TieRuns) {
@@ -50,29 +50,27 @@ func tieRanges(ctx context.Context, in Input, res *Result) error {
 			return err
 		}
 		for i, w := range other.Workloads {
-			seen := map[string]bool{}
+			counts := map[string]int{}
 			for _, nc := range w.Nodes {
-				seen[nc.Node] = true
-				r := ranges[i][nc.Node]
-				if r == nil {
-					res.Workloads[i].Nodes = append(res.Workloads[i].Nodes, NodeCount{Node: nc.Node})
-					r = &res.Workloads[i].Nodes[len(res.Workloads[i].Nodes)-1]
-					// The append may have moved the slice: re-point.
-					for j := range res.Workloads[i].Nodes {
-						ranges[i][res.Workloads[i].Nodes[j].Node] = &res.Workloads[i].Nodes[j]
-					}
+				counts[nc.Node] = nc.Count
+				if _, ok := ranges[i][nc.Node]; !ok {
+					ranges[i][nc.Node] = NodeCount{Node: nc.Node} // unused by the first run
 				}
-				r.Min, r.Max = min(r.Min, nc.Count), max(r.Max, nc.Count)
 			}
 			for name, r := range ranges[i] {
-				if !seen[name] {
-					r.Min = 0
-				}
+				c := counts[name] // 0 where this run put no pod
+				r.Min, r.Max = min(r.Min, c), max(r.Max, c)
+				ranges[i][name] = r
 			}
 		}
 	}
 	for i := range res.Workloads {
-		slices.SortFunc(res.Workloads[i].Nodes, func(a, b NodeCount) int { return strings.Compare(a.Node, b.Node) })
+		nodes := make([]NodeCount, 0, len(ranges[i]))
+		for _, r := range ranges[i] {
+			nodes = append(nodes, r)
+		}
+		slices.SortFunc(nodes, func(a, b NodeCount) int { return strings.Compare(a.Node, b.Node) })
+		res.Workloads[i].Nodes = nodes
 	}
 	res.TieRuns = in.TieRuns
 	return nil
@@ -104,7 +102,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 	}
 	r := &runner{m: m, images: recording(in.Images), rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets}
 	if in.Profile != nil {
-		r.s.prof = in.Profile
+		r.s.scorer = newScorer(in.Profile)
 	}
 	if in.Seed != nil {
 		r.s.rand = rand.New(rand.NewPCG(uint64(*in.Seed), 0x5eed))

@@ -56,7 +56,7 @@ type scratch struct {
 }
 
 func newScheduler(nodes []*node, m winsupport.Model) *scheduler {
-	s := &scheduler{m: m, nodes: nodes, byName: map[string]*node{}, classes: classesOf(nodes), scorer: scorer{prof: DefaultProfile()}, scoredBelow: 100}
+	s := &scheduler{m: m, nodes: nodes, byName: map[string]*node{}, classes: classesOf(nodes), scorer: newScorer(DefaultProfile()), scoredBelow: 100}
 	added := slices.Clone(nodes)
 	sort.SliceStable(added, func(i, j int) bool { return added[i].added < added[j].added })
 	s.tree = treeOrder(added)

@@ -106,7 +106,7 @@ func (z normalizer) weighted(st static, prof *Profile) int64 {
 // and BalancedAllocation's, weighted.
 func (s *scheduler) resourceScore(sp *schedPod, n *node) int64 {
 	prof := s.prof
-	if prof.Fit.Type == LeastAllocated && len(prof.Fit.Resources) == 2 && prof.Fit.Resources[0] == (ResourceWeight{"cpu", 1}) && prof.Fit.Resources[1] == (ResourceWeight{"memory", 1}) {
+	if s.defaultFit {
 		return prof.NodeResourcesFit*leastAllocated(sp, n) + prof.BalancedAllocation*balanced(sp, n)
 	}
 	return prof.NodeResourcesFit*fitScore(prof.Fit, sp, n) + prof.BalancedAllocation*balanced(sp, n)

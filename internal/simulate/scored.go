@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -55,7 +56,7 @@ func zoneKey(l map[string]string) string {
 // scoredPick scores the feasible nodes (in the order the filters found
 // them) with every score plugin of the profile and returns the one the
 // scheduler binds.
-func (s *scheduler) scoredPick(t *tmpl, feasible []*node, statics []static) *node {
+func (s *scheduler) scoredPick(t *tmpl, feasible []*node, statics []static, z normalizer) *node {
 	if len(feasible) == 1 {
 		return feasible[0]
 	}
@@ -67,10 +68,6 @@ func (s *scheduler) scoredPick(t *tmpl, feasible []*node, statics []static) *nod
 	}
 	prof := s.prof
 	total := grow(&s.scratch.total, len(feasible))
-	var z normalizer
-	for _, st := range statics {
-		z.see(st)
-	}
 	for i, n := range feasible {
 		total[i] = s.resourceScore(t.sp, n) + z.weighted(statics[i], prof)
 	}
@@ -145,13 +142,23 @@ func heapRoot(scores []int64, scratch *[]int) int {
 // scorer is the scheduler state the profile's scoring needs.
 type scorer struct {
 	prof *Profile
-	rand *rand.Rand // set with Input.Seed
-	ties int        // pods bound by a tie between best nodes
+	// custom says prof scores otherwise than the default profile;
+	// defaultFit that its NodeResourcesFit is the default LeastAllocated
+	// over cpu and memory. Both are decided once, off the hot path.
+	custom, defaultFit bool
+	rand               *rand.Rand // set with Input.Seed
+	ties               int        // pods bound by a tie between best nodes
+}
+
+func newScorer(p *Profile) scorer {
+	d := DefaultProfile().Fit
+	return scorer{prof: p, custom: !p.isDefault(),
+		defaultFit: p.Fit.Type == d.Type && slices.Equal(p.Fit.Resources, d.Resources)}
 }
 
 // needsScoring reports whether pods must be scored node by node even in
 // a large cluster: a seed asks for the scheduler's random ties, and a
 // custom profile's weights are not the bucket paths' defaults.
 func (s *scheduler) needsScoring() bool {
-	return s.rand != nil || !s.prof.isDefault()
+	return s.rand != nil || s.custom
 }

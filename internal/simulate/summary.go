@@ -135,7 +135,7 @@ func (r *runner) notes(wls []*workload, total int) []string {
 	var out []string
 	n := len(r.s.nodes)
 	switch {
-	case n >= 100 && !r.s.scoredPath(nil):
+	case n >= 100 && !r.s.scoredPath():
 		out = append(out, fmt.Sprintf("the cluster has %d nodes: from 100 nodes kube-scheduler scores a rotating sample of the feasible nodes (percentageOfNodesToScore) found by parallel filters, so which of several good nodes a pod gets is not reproducible; winkube scored every feasible node by resources, node affinity and taints, leaving out topology spreading and inter-pod preferences (--full-scoring models them and the sampling)", n))
 	case n >= 100:
 		out = append(out, fmt.Sprintf("the cluster has %d nodes: kube-scheduler scores a rotating sample of %d feasible nodes per pod, found by parallel filters, so ties between equally scored nodes fall differently from run to run", n, r.s.prof.numNodesToFind(n)))
