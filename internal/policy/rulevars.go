@@ -8,12 +8,12 @@ import (
 )
 
 // pauseRepos are the repositories winsupport.Model.PauseImage calls the
-// pause image; TestPauseReposAgree holds the list to it.
-var pauseRepos = []string{"registry.k8s.io/pause", "k8s.gcr.io/pause", "mcr.microsoft.com/oss/kubernetes/pause", "mcr.microsoft.com/oss/v2/kubernetes/pause", "gcr.io/google-containers/pause"}
+// pause image; TestPauseReposAgree holds the regular expression to it.
+var pauseRepos = winsupport.Model{}.PauseRepositories()
 
 // linuxSystemRoots are the roots winsupport.Model.LinuxSystemPath reports,
-// in its order; TestLinuxSystemRootsAgree holds the list to it.
-var linuxSystemRoots = []string{"/proc", "/sys", "/dev", "/boot", "/lib/modules", "/usr", "/etc", "/opt", "/var/run/docker.sock", "/run/containerd", "/var/lib/docker"}
+// in its order; TestLinuxSystemRootsAgree holds the CEL's reading of them to it.
+var linuxSystemRoots = winsupport.Model{}.LinuxSystemRoots()
 
 // pauseImageRE matches an image reference whose repository is a pause
 // image's, as PauseImage reads it: the part before '@', without a tag

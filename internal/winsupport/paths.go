@@ -1,6 +1,9 @@
 package winsupport
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // linuxSystemRoots are directories of the Linux file system hierarchy that
 // only a Linux program looks in: a Windows program has no /etc, /usr or
@@ -41,6 +44,19 @@ func (m Model) LinuxSystemPath(p string) (string, bool) {
 	}
 	return "", false
 }
+
+// LinuxSystemRoots lists, in the order LinuxSystemPath tries them, the
+// roots it reports (for exporters that restate the check, such as CEL).
+func (Model) LinuxSystemRoots() []string {
+	out := make([]string, len(linuxSystemRoots))
+	for i, r := range linuxSystemRoots {
+		out[i] = r.Root
+	}
+	return out
+}
+
+// PauseRepositories lists the repositories PauseImage recognises.
+func (Model) PauseRepositories() []string { return slices.Clone(pauseRepos) }
 
 // pauseRepos are the pause image's repositories: a container of that
 // image only sleeps, so its resources do not matter.
