@@ -63,6 +63,15 @@ type Pool struct {
 	// SandboxImage is the pause image the node's runtime starts every pod
 	// with (containerd's sandbox_image); DefaultSandboxImage when empty.
 	SandboxImage string `json:"sandboxImage,omitempty"`
+	// CNIPortMappings says whether the CNI plugin of the pool's nodes
+	// implements the portMappings capability, through which a hostPort
+	// is opened on the node; nil when unknown. The Windows plugins
+	// Kubernetes documents (sdnbridge/win-bridge, sdnoverlay/win-overlay,
+	// flannel's and Antrea's configurations, Azure CNI) declare it, while
+	// Calico's Windows configuration declares only dns; winkube assumes
+	// neither and reports hostPorts only for a pool whose profile says
+	// false.
+	CNIPortMappings *bool `json:"cniPortMappings,omitempty"`
 }
 
 // DefaultSandboxImage is containerd v2's default sandbox_image

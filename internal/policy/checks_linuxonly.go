@@ -31,10 +31,13 @@ var linuxOnlyChecks = map[string]exporter{
 	},
 	"windows-host-port": func(winsupport.Model) []check {
 		// One message per container, naming its hostPorts.
+		// Only where a Windows pool's CNI does not map ports
+		// (rules.noPortMappingsPool: the first such pool is named).
+		noMap := `variables.winPools.filter(p, size(p) > 4 && p[4] == 'false')`
 		ports := `variables.hostPorts[i]`
 		msgs := `variables.containers.transformList(i, c, size(` + ports + `) > 0, (size(` + ports + `) == 1 ? 'hostPort ' : 'hostPorts ') + ` + andList(ports) +
-			` + ' on Windows container "' + c.name + '": Windows opens hostPorts only when the CNI plugin implements port mappings')`
-		return []check{{expr: win + ` && !` + hostNetwork + ` && !variables.hostProcess && variables.hostPorts.exists(l, size(l) > 0)`,
+			` + ' on Windows container "' + c.name + '": the CNI plugin of Windows pool "' + ` + noMap + `[0][0] + '" does not map ports, so the node does not open them')`
+		return []check{{expr: win + ` && !` + hostNetwork + ` && !variables.hostProcess && size(` + noMap + `) > 0 && variables.hostPorts.exists(l, size(l) > 0)`,
 			detail: msgs + `.join('; ')`}}
 	},
 	"windows-dns-host-net": func(winsupport.Model) []check {

@@ -162,16 +162,18 @@ func TestSelection(t *testing.T) {
 
 func TestParams(t *testing.T) {
 	t.Parallel()
+	no := false
 	c := &cluster.Cluster{Pools: []cluster.Pool{{Name: "linux", Count: 1, OS: "linux"},
-		{Name: "win", Count: 1, OS: "windows", WindowsBuild: "10.0.20348.2461", Taints: []corev1.Taint{cluster.WindowsTaint, {Key: "soft", Effect: "PreferNoSchedule"}, {Key: "gpu", Effect: "NoExecute"}}}}}
+		{Name: "win", Count: 1, OS: "windows", WindowsBuild: "10.0.20348.2461", Taints: []corev1.Taint{cluster.WindowsTaint, {Key: "soft", Effect: "PreferNoSchedule"}, {Key: "gpu", Effect: "NoExecute"}}},
+		{Name: "win2", Count: 1, OS: "windows", WindowsBuild: "10.0.26100", CNIPortMappings: &no}}}
 	cm, err := Params(c, winsupport.Default(), "ns")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := cm.Data["windowsPools"], "win|10.0.20348|os=windows:NoSchedule,gpu:NoExecute|10.0.20348.2461"; got != want {
+	if got, want := cm.Data["windowsPools"], "win|10.0.20348|os=windows:NoSchedule,gpu:NoExecute|10.0.20348.2461|\nwin2|10.0.26100||10.0.26100|false"; got != want {
 		t.Errorf("windowsPools %q, want %q", got, want)
 	}
-	if !strings.HasPrefix(cm.Data["builds"], "10.0.20348.2461,10.0.16299,") || !strings.HasPrefix(cm.Data["buildNumbers"], "10.0.20348,10.0.16299,") {
+	if !strings.HasPrefix(cm.Data["builds"], "10.0.20348.2461,10.0.26100,10.0.14393,10.0.16299,") || !strings.HasPrefix(cm.Data["buildNumbers"], "10.0.20348,10.0.26100,10.0.14393,10.0.16299,") {
 		t.Errorf("builds %q / %q: the cluster's first, normalised in buildNumbers", cm.Data["builds"], cm.Data["buildNumbers"])
 	}
 	if cm.Data["hybrid"] != "true" {

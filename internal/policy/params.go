@@ -23,12 +23,14 @@ const ParamsName = "winkube-cluster"
 //	              cluster's, then every build the model knows (target's
 //	              candidateBuilds), comma-separated
 //	buildNumbers  the same builds as 10.0.NNNNN, in the same order
-//	windowsPools  one line per Windows pool: name|build|taint,taint|label
+//	windowsPools  one line per Windows pool:
+//	              name|build|taint,taint|label|portMappings
 //	              where build is the pool's build as 10.0.NNNNN, a taint is
 //	              key=value:Effect or key:Effect (NoSchedule and NoExecute
-//	              only; PreferNoSchedule keeps no pod off) and label the
+//	              only; PreferNoSchedule keeps no pod off), label the
 //	              pool's windows-build as the profile writes it (messages
-//	              name it)
+//	              name it) and portMappings the pool's cniPortMappings
+//	              (true, false or empty when unknown)
 func Params(c *cluster.Cluster, m winsupport.Model, namespace string) (*corev1.ConfigMap, error) {
 	var raw, norm []string
 	seen := map[string]bool{}
@@ -62,7 +64,11 @@ func Params(c *cluster.Cluster, m winsupport.Model, namespace string) (*corev1.C
 			}
 			taints = append(taints, s)
 		}
-		pools = append(pools, p.Name+"|"+buildNumber(m, p.WindowsBuild)+"|"+strings.Join(taints, ",")+"|"+p.WindowsBuild)
+		portMappings := ""
+		if p.CNIPortMappings != nil {
+			portMappings = fmt.Sprint(*p.CNIPortMappings)
+		}
+		pools = append(pools, p.Name+"|"+buildNumber(m, p.WindowsBuild)+"|"+strings.Join(taints, ",")+"|"+p.WindowsBuild+"|"+portMappings)
 	}
 	for _, b := range raw {
 		if strings.ContainsAny(b, ",|\n") {

@@ -67,9 +67,9 @@ func ruleVariables() []variable {
 	// rules.WindowsLinuxPath: [mountPath, the Linux system root it lies
 	// in or ''] of every mount, then one message per reported mount, in
 	// container order (init, regular, ephemeral), skipping containers
-	// whose image is Windows.
+	// whose image is Windows or published for both OSes.
 	root := linuxSystemRoot("m.mountPath")
-	linuxPathMsgs := `variables.containers.transformList(i, c, variables.imgPlatforms[i] != 'windows', c.?volumeMounts.orValue([]).map(m, [string(m.mountPath), ` + root + `])` +
+	linuxPathMsgs := `variables.containers.transformList(i, c, !(variables.imgPlatforms[i] in ['windows', 'multi']), c.?volumeMounts.orValue([]).map(m, [string(m.mountPath), ` + root + `])` +
 		`.filter(x, x[1] != '' && x[0] != ` + celString(serviceAccountMountPath) + ` && !` + windowsNodePath(m, cleanPath("x[0]")) + `)` +
 		`.map(x, 'mountPath "' + x[0] + '" is under ' + x[1] + ', where only Linux programs look')).flatten()`
 	// rules.WindowsMissingResources: the regular containers lacking a

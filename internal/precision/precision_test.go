@@ -31,9 +31,10 @@ const (
 	// whether it is met.
 	target = 0.97
 	// floor is the precision of the reviewed findings as last reviewed,
-	// rounded down: the test fails when a change lowers it. Raise it
-	// when the figure rises; lower it only with a review that says why.
-	floor = 0.95
+	// rounded down: the test fails when a change lowers it. It is the
+	// target since the review of 2026-11-26 (97.98%): a change that takes
+	// the suite under issue 7's bar fails.
+	floor = target
 )
 
 // verdict is one reviewed finding: rule, file and line identify it;

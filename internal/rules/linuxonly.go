@@ -71,20 +71,25 @@ var WindowsHostNetwork = &rule.Rule{
 // WindowsHostPort: hostPort mappings on Windows.
 var WindowsHostPort = &rule.Rule{
 	ID:       "windows-host-port",
-	Title:    "Windows container maps a hostPort",
+	Title:    "Windows container maps a hostPort the pool's CNI does not open",
 	Severity: rule.Warning,
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
-		What: "Reports, once per container, the containers[].ports[].hostPort values of a Windows workload that does not use the host network (HostProcess pods do, and their hostPort is just the container port).",
-		Why:  "A hostPort is a port mapping the CNI plugin sets up on the node. The older guidance (seed 000) is that Windows nodes do not support hostPort at all; with containerd it works only when the Windows CNI plugin implements the portMappings capability through HNS (win-bridge and win-overlay do, Microsoft's SDN PortMapping sample uses it), and many configurations do not: the port is then not opened and clients of nodeIP:hostPort get no answer, while the scheduler still reserves the port, limiting the pod to one replica per node. It is a warning, not an error, because it depends on the CNI.",
-		Fix:  "Remove hostPort and expose the container through a Service of type NodePort or LoadBalancer.",
+		What: "Reports, once per container, the containers[].ports[].hostPort values of a Windows workload that does not use the host network (HostProcess pods do, and their hostPort is just the container port), when a Windows pool of the cluster profile says its CNI plugin does not map ports (cniPortMappings: false). With no such pool nothing is reported: the Windows plugins Kubernetes documents declare the portMappings capability, and winkube does not assume a CNI that lacks it.",
+		Why:  "A hostPort is a port mapping the CNI plugin sets up on the node. The older guidance (seed 000) is that Windows nodes do not support hostPort at all; with containerd it works when the Windows CNI plugin implements the portMappings capability through HNS, as sdnbridge (win-bridge), sdnoverlay (win-overlay), Azure CNI and the flannel and Antrea configurations winkube nodeconfig writes do; Calico's Windows configuration declares only dns. Where the plugin does not, the port is not opened and clients of nodeIP:hostPort get no answer, while the scheduler still reserves the port, limiting the pod to one replica per node.",
+		Fix:  "Remove hostPort and expose the container through a Service of type NodePort or LoadBalancer, or use a CNI that maps ports on Windows.",
 		Sources: []string{
 			"seed 000 (No HostPort or HostNetwork: Windows nodes do not support hostPort or hostNetwork: true; use a NodePort or LoadBalancer service)",
+			"microsoft/windows-container-networking sdnbridge and sdnoverlay configurations (capabilities: portMappings)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
 		s := p.Workload.Spec
 		if !windowsBound(p) || s.HostNetwork || p.Target.HostProcess {
+			return
+		}
+		pool, ok := noPortMappingsPool(p)
+		if !ok {
 			return
 		}
 		winsupport.VisitContainers(s, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
@@ -106,12 +111,23 @@ var WindowsHostPort = &rule.Rule{
 				return
 			}
 			p.Report(rule.Finding{Path: first,
-				Message: fmt.Sprintf("%s %s on Windows container %q: Windows opens hostPorts only when the CNI plugin implements port mappings",
-					plural(len(ports), "hostPort", "hostPorts"), resourceList(ports), c.Name),
-				Hint: "remove hostPort and expose the port with a NodePort or LoadBalancer Service; keep it only if your Windows CNI (win-bridge, win-overlay, Calico, Azure CNI) maps ports",
+				Message: fmt.Sprintf("%s %s on Windows container %q: the CNI plugin of Windows pool %q does not map ports, so the node does not open them",
+					plural(len(ports), "hostPort", "hostPorts"), resourceList(ports), c.Name, pool),
+				Hint: "expose the port with a NodePort or LoadBalancer Service instead; the cluster profile says cniPortMappings: false for the pool",
 				Fix:  &rule.Fix{Title: "remove " + plural(len(ports), "hostPort", "hostPorts"), Edits: edits}})
 		})
 	},
+}
+
+// noPortMappingsPool returns the first Windows pool whose profile says its
+// CNI plugin does not map ports.
+func noPortMappingsPool(p *rule.Pass) (string, bool) {
+	for _, pool := range p.Cluster.PoolsOf("windows") {
+		if pool.CNIPortMappings != nil && !*pool.CNIPortMappings {
+			return pool.Name, true
+		}
+	}
+	return "", false
 }
 
 // WindowsDNSHostNet: a DNS policy that presumes host networking.

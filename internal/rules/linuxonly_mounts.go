@@ -124,7 +124,7 @@ var WindowsLinuxPath = &rule.Rule{
 	Severity: rule.Info,
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
-		What: "Reports volumeMounts[].mountPath in a Windows container (not HostProcess) that lies in a Linux system directory only Linux programs use (/etc, /usr, /opt, /proc, /sys, /dev and a few sockets; see winsupport.LinuxSystemPath). Paths in a container whose image is known to be Windows (the image table, or a Windows build in the tag) are the program's own choice and not reported. Other rooted paths (/data, /conf, /tmp, the kubelet and CNI directories Windows nodes have, a CSI plugin's /csi and /registration) are the conventional form on Windows too and are not reported; neither is the service account path nor anything in a HostProcess container, whose mount paths are relative to the container's sandbox. hostPath paths are windows-unsupported-volume's.",
+		What: "Reports volumeMounts[].mountPath in a Windows container (not HostProcess) that lies in a Linux system directory only Linux programs use (/etc, /usr, /opt, /proc, /sys, /dev and a few sockets; see winsupport.LinuxSystemPath). Paths in a container whose image is known to be Windows (the image table, or a Windows build in the tag) are the program's own choice and not reported, nor are those of an image published for Linux and Windows alike, whose Windows build a Windows node runs. Other rooted paths (/data, /conf, /tmp, the kubelet and CNI directories Windows nodes have, a CSI plugin's /csi and /registration) are the conventional form on Windows too and are not reported; neither is the service account path nor anything in a HostProcess container, whose mount paths are relative to the container's sandbox. hostPath paths are windows-unsupported-volume's.",
 		Why:  "A Linux path in a Windows manifest usually means the chart was written for Linux. The Windows kubelet mounts /var/data at C:\\var\\data, so the mount itself works (hence info, not warning); an application that expects Linux paths elsewhere (configuration under /etc, sockets under /run) fails on Windows, which is what seed 000 warns about.",
 		Fix:  "Check that the image is a Windows build of the program and mount where its Windows configuration reads. winkube fix does not rewrite paths: the right Windows path depends on the program.",
 		Sources: []string{
@@ -144,8 +144,12 @@ var WindowsLinuxPath = &rule.Rule{
 			}
 			// A Windows image chose the path itself: it is not evidence
 			// of a Linux program (sigwindowstools/flannel reads
-			// /etc/kube-flannel-windows/run.ps1).
-			if p.Model.ParseImage(c.Image).Platform == winsupport.PlatformWindows {
+			// /etc/kube-flannel-windows/run.ps1). Neither is it in an
+			// image published for both OSes: a Windows node runs its
+			// Windows build, and a chart that serves both keeps one set
+			// of mounts (Splunk's collector mounts its collectd run
+			// directory on both).
+			if pl := p.Model.ParseImage(c.Image).Platform; pl == winsupport.PlatformWindows || pl == winsupport.PlatformMulti {
 				return
 			}
 			p.Report(rule.Finding{Path: rule.Path(mp.Child("mountPath")),

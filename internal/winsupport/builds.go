@@ -22,6 +22,7 @@ type Build struct {
 
 // builds is the table of Windows Server builds.
 var builds = []Build{
+	{Name: "Windows Server 2016", Build: "10.0.14393", Channel: LTSC, Tags: []string{"ltsc2016", "1607"}, Supports: Range{Version{5}, Version{13}}, Source: "Kubernetes v1.14 release notes (Windows nodes GA on Windows Server 2019 only; Windows Server 2016, build 14393, ran the alpha and beta of 1.5-1.13); mcr.microsoft.com/windows/servercore:ltsc2016"},
 	{Name: "Windows Server, version 1709", Build: "10.0.16299", Channel: SAC, EOL: true, Tags: []string{"1709"}, Supports: Range{Version{0}, Version{13}}, Source: "seed 004 (SAC releases), Microsoft Windows Server release information"},
 	{Name: "Windows Server, version 1803", Build: "10.0.17134", Channel: SAC, EOL: true, Tags: []string{"1803"}, Supports: Range{Version{0}, Version{16}}, Source: "seed 004 (troubleshooting assumes 1803 images)"},
 	{Name: "Windows Server 2019", Build: "10.0.17763", Channel: LTSC, Tags: []string{"ltsc2019", "1809"}, Supports: Range{Version{14}, Version{33}}, Source: "seeds 002 and 004 (GA from 1.14, build 17763); seed 003, the v1.35 docs, lists only 2022 and 2025, so support is modelled to end after 1.33"},

@@ -61,6 +61,8 @@ var imageTable = []knownImage{
 	{"registry.k8s.io/e2e-test-images/resource-consumer", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/resource-consumer/BASEIMAGE lists windows/amd64"},
 	{"registry.k8s.io/e2e-test-images/sample-apiserver", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/sample-apiserver/BASEIMAGE lists windows/amd64"},
 	{"registry.k8s.io/e2e-test-images/glibc-dns-testing", PlatformMulti, "k8s.io/kubernetes v1.36.3 test/images/glibc-dns-testing/BASEIMAGE lists windows/amd64"},
+	{"quay.io/signalfx/splunk-otel-collector", PlatformMulti, "signalfx/splunk-otel-collector#4910: release manifests list the Linux images and the Windows 2019 and 2022 images"},
+	{"quay.io/signalfx/splunk-otel-collector-windows", PlatformWindows, "Splunk's Windows-only collector repository (signalfx/splunk-otel-collector-chart#348)"},
 	{"registry.k8s.io/e2e-test-images/pause", PlatformMulti, "seed 003: the pause image is multi-architecture including Windows"},
 	{"registry.k8s.io/sig-storage/csi-node-driver-registrar", PlatformMulti, "CSI sidecars are published for Linux and Windows"},
 	{"registry.k8s.io/sig-storage/livenessprobe", PlatformMulti, "CSI sidecars are published for Linux and Windows"},

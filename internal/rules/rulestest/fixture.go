@@ -21,7 +21,7 @@ import (
 // on a line expects one finding of the rule on that line per regexp, each
 // matching its message. Header comments choose the context:
 //
-//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025
+//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025 | no-port-mappings
 //	# kubernetes-version: 1.30
 //	# resolve-images (image platforms from the rules test's in-memory registry, as --resolve-images)
 var (
@@ -53,6 +53,18 @@ var Clusters = map[string]func() *cluster.Cluster{
 	},
 	"untainted": func() *cluster.Cluster {
 		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), pool("windows", "windows", "10.0.20348")}}
+	},
+	"no-port-mappings": func() *cluster.Cluster {
+		// The reference cluster with a Windows CNI that does not map
+		// ports (windows-host-port).
+		c := cluster.Reference()
+		no := false
+		for i := range c.Pools {
+			if c.Pools[i].OS == "windows" {
+				c.Pools[i].CNIPortMappings = &no
+			}
+		}
+		return c
 	},
 	"linux-only": func() *cluster.Cluster {
 		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", "")}}
