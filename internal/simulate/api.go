@@ -34,8 +34,11 @@ type Input struct {
 
 	// Seed, when set, breaks ties between the best-scored nodes at random
 	// with this seed, as a scheduler whose parallel filtering finished in
-	// another order would; nil models the scheduler's order exactly
-	// (feasible nodes in the snapshot's zone-interleaved order).
+	// another order would, and where the search may stop early (from 100
+	// nodes) draws which nodes those parallel filters found first
+	// (racedOrder); nil models the scheduler's order exactly (feasible
+	// nodes in the snapshot's zone-interleaved order, as with
+	// parallelism 1).
 	Seed *int64
 
 	// TieRuns, without a Seed, is how many seeded runs estimate the

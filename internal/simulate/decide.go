@@ -106,17 +106,39 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 	feasible, statics := s.scratch.feasible[:0], s.scratch.statics[:0]
 	var z normalizer
 	processed := 0
-	for i := range cands {
+	// A seeded run draws the order parallel filters may finish in when
+	// the search can stop early (racedOrder); otherwise nodes are
+	// checked in order.
+	raced := s.rand != nil && limit < len(cands) && s.prof.parallelism() > 1
+	if raced {
+		s.scratch.raced.reset(s.rand, len(cands), s.prof.parallelism())
+	}
+	for i := 0; i < len(cands); i++ {
 		if len(feasible) == limit {
 			break
 		}
-		n := cands[(start+i)%len(cands)]
+		j := i
+		if raced {
+			j, _ = s.scratch.raced.next()
+		}
+		n := cands[(start+j)%len(cands)]
 		processed++
 		st := s.static(t, n)
 		if st.fail == nil && s.dynamic(t, n, aff, spread) == nil {
 			feasible = append(feasible, n)
 			statics = append(statics, st)
 			z.see(st)
+		}
+	}
+	if raced && len(feasible) == limit {
+		// Nodes other workers were still checking when the search
+		// stopped: those that fail are processed too.
+		s.scratch.flight = s.scratch.raced.inFlight(s.scratch.flight)
+		for _, j := range s.scratch.flight {
+			n := cands[(start+j)%len(cands)]
+			if st := s.static(t, n); st.fail != nil || s.dynamic(t, n, aff, spread) != nil {
+				processed++
+			}
 		}
 	}
 	s.scratch.feasible, s.scratch.statics = feasible, statics

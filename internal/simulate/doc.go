@@ -72,7 +72,13 @@
 // nodes in that order, which is how the scheduler breaks ties when no
 // extender sets a randomizer. Its filters run in parallel, so that order
 // can differ from run to run; a seed shuffles it, and Input.TieRuns
-// seeded runs give each node's range where ties decided.
+// seeded runs give each node's range where ties decided. From 100 nodes,
+// where the search stops once it has found enough feasible nodes, which
+// nodes those are depends on the same race: a seed draws one interleaving
+// of the workers over their chunks of nodes (parallel.go), which also
+// moves where the next pod's search starts. With parallelism 1 in the
+// scheduler's configuration the real scheduler checks nodes in order and
+// matches the deterministic run exactly (test/fidelity TestPlacementLarge).
 //
 // Under 100 nodes the scheduler scores every feasible node, and so does
 // winkube. From 100 nodes it stops filtering after

@@ -38,6 +38,18 @@ type Profile struct {
 
 	// PercentageOfNodesToScore is 0 for the adaptive default.
 	PercentageOfNodesToScore int32
+	// Parallelism is the configuration's parallelism, 0 for the default
+	// (16): how many nodes the Filter extension point checks at once,
+	// which seeded runs model (racedOrder). It changes no score.
+	Parallelism int32
+}
+
+// parallelism is Parallelism, defaulted.
+func (p *Profile) parallelism() int {
+	if p.Parallelism > 0 {
+		return int(p.Parallelism)
+	}
+	return defaultParallelism
 }
 
 // FitStrategy is NodeResourcesFit's scoringStrategy.

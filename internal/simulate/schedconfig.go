@@ -33,6 +33,9 @@ func ParseSchedulerConfig(data []byte, schedulerName string) (*Profile, error) {
 	if cfg.PercentageOfNodesToScore != nil {
 		prof.PercentageOfNodesToScore = *cfg.PercentageOfNodesToScore
 	}
+	if cfg.Parallelism != nil {
+		prof.Parallelism = *cfg.Parallelism
+	}
 	if len(cfg.Profiles) == 0 {
 		if schedulerName != corev1.DefaultSchedulerName {
 			return nil, fmt.Errorf("no profile named %q: the configuration has only the default profile", schedulerName)

@@ -53,6 +53,8 @@ type scratch struct {
 	total, buf []int64
 	seen       []bool
 	heap       []int
+	raced      racedOrder
+	flight     []int
 }
 
 func newScheduler(nodes []*node, m winsupport.Model) *scheduler {

@@ -122,6 +122,7 @@ func TestParseSchedulerConfig(t *testing.T) {
 	good := `apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 percentageOfNodesToScore: 30
+parallelism: 4
 profiles:
 - schedulerName: default-scheduler
   plugins:
@@ -143,7 +144,7 @@ profiles:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.PercentageOfNodesToScore != 30 || p.ImageLocality != 0 || p.PodTopologySpread != 5 || p.Fit.Type != MostAllocated ||
+	if p.PercentageOfNodesToScore != 30 || p.parallelism() != 4 || p.ImageLocality != 0 || p.PodTopologySpread != 5 || p.Fit.Type != MostAllocated ||
 		fmt.Sprint(p.Fit.Resources) != "[{cpu 2} {memory 1}]" || p.SystemDefaulted || len(p.DefaultConstraints) != 1 || p.TaintToleration != 3 {
 		t.Errorf("parsed %+v", p)
 	}

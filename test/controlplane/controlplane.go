@@ -98,6 +98,10 @@ type ControlPlane struct {
 
 	procs    []*proc
 	stopOnce sync.Once
+	// schedulerURL is kube-scheduler's secure endpoint, "" without one;
+	// schedulerArgs its command line, for RestartScheduler.
+	schedulerURL  string
+	schedulerArgs []string
 }
 
 type proc struct {
@@ -268,17 +272,7 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 	caPool.AppendCertsFromPEM(caPEM)
 	apiHTTP := &http.Client{Timeout: 5 * time.Second, Transport: &bearerTransport{token: token,
 		rt: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: caPool}}}}
-	readyz := func(url string) func(c *http.Client) (bool, string) {
-		return func(c *http.Client) (bool, string) {
-			resp, err := c.Get(url)
-			if err != nil {
-				return false, err.Error()
-			}
-			defer resp.Body.Close()
-			body, _ := io.ReadAll(resp.Body)
-			return resp.StatusCode == http.StatusOK, string(body)
-		}
-	}
+	readyz := readyzCheck
 	if err := cp.waitFor(ctx, "kube-apiserver /readyz", cp.proc("kube-apiserver"), apiHTTP, readyz(apiURL+"/readyz?verbose")); err != nil {
 		return nil, err
 	}
@@ -328,19 +322,57 @@ leaderElection:
 		"--authentication-kubeconfig=" + cp.KubeconfigPath,
 		"--authorization-kubeconfig=" + cp.KubeconfigPath,
 	}
-	schedArgs = append(schedArgs, opts.ExtraSchedulerFlags...)
-	if err := cp.spawn("kube-scheduler", filepath.Join(binDir, "kube-scheduler"), schedArgs...); err != nil {
+	cp.schedulerArgs = append(schedArgs, opts.ExtraSchedulerFlags...)
+	cp.schedulerURL = "https://127.0.0.1:" + strconv.Itoa(schedPort)
+	if err := cp.startScheduler(ctx); err != nil {
 		return nil, err
+	}
+	return cp, nil
+}
+
+// readyzCheck is a waitFor check: a GET of url answered 200.
+func readyzCheck(url string) func(c *http.Client) (bool, string) {
+	return func(c *http.Client) (bool, string) {
+		resp, err := c.Get(url)
+		if err != nil {
+			return false, err.Error()
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode == http.StatusOK, string(body)
+	}
+}
+
+// startScheduler starts kube-scheduler and waits for its /readyz.
+func (cp *ControlPlane) startScheduler(ctx context.Context) error {
+	if err := cp.spawn("kube-scheduler", filepath.Join(cp.BinDir, "kube-scheduler"), cp.schedulerArgs...); err != nil {
+		return err
 	}
 	// The scheduler serves a self-signed certificate; this is a loopback
 	// readiness probe only.
 	schedHTTP := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // loopback probe
-	schedURL := "https://127.0.0.1:" + strconv.Itoa(schedPort) + "/readyz?verbose"
-	if err := cp.waitFor(ctx, "kube-scheduler /readyz", cp.proc("kube-scheduler"), schedHTTP, readyz(schedURL)); err != nil {
-		return nil, err
+	return cp.waitFor(ctx, "kube-scheduler /readyz", cp.proc("kube-scheduler"), schedHTTP, readyzCheck(cp.schedulerURL+"/readyz?verbose"))
+}
+
+// RestartScheduler kills kube-scheduler and starts it again with the same
+// configuration, waiting until it is ready: a scheduler with no state
+// carried over (its cache, and nextStartNodeIndex, where the next pod's
+// node search starts).
+func (cp *ControlPlane) RestartScheduler(ctx context.Context) error {
+	p := cp.proc("kube-scheduler")
+	if p == nil {
+		return fmt.Errorf("controlplane: no kube-scheduler runs in this control plane")
 	}
-	return cp, nil
+	kill(p.cmd.Process)
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(10 * time.Second):
+		return fmt.Errorf("controlplane: kube-scheduler did not exit within 10s of SIGKILL")
+	}
+	return cp.startScheduler(ctx)
 }
 
 // Exited reports, as an error carrying the tail of its log, that the named

@@ -15,7 +15,8 @@ import (
 // PID in <dir>/pids.
 func (cp *ControlPlane) spawn(name, bin string, args ...string) error {
 	logPath := cp.LogPath(name)
-	logFile, err := os.Create(logPath)
+	// Appended to: a restarted process (RestartScheduler) keeps one log.
+	logFile, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("controlplane: %w", err)
 	}
@@ -28,7 +29,15 @@ func (cp *ControlPlane) spawn(name, bin string, args ...string) error {
 		return fmt.Errorf("controlplane: starting %s: %w", name, err)
 	}
 	p := &proc{name: name, cmd: cmd, logPath: logPath, done: make(chan struct{})}
-	cp.procs = append(cp.procs, p)
+	replaced := false
+	for i, old := range cp.procs {
+		if old.name == name {
+			cp.procs[i], replaced = p, true
+		}
+	}
+	if !replaced {
+		cp.procs = append(cp.procs, p)
+	}
 	go func() {
 		p.err = cmd.Wait()
 		logFile.Close()

@@ -25,8 +25,15 @@ import (
 // (which would change tie-breaking and turn off opportunistic batching) and
 // no feature gate changed.
 type PlacementCluster struct {
-	CP     *controlplane.ControlPlane
-	probes int
+	CP *controlplane.ControlPlane
+	// FreshScheduler restarts kube-scheduler before each run. Above 100
+	// nodes the scheduler stops its node search once it has found enough
+	// feasible nodes and the next pod's search starts where that one
+	// stopped (nextStartNodeIndex), which a run leaves wherever its last
+	// pod did; winkube predicts a run from a scheduler that has placed
+	// nothing yet.
+	FreshScheduler bool
+	probes         int
 }
 
 // StartPlacementCluster starts that control plane for a test, failing it
@@ -34,10 +41,18 @@ type PlacementCluster struct {
 // schedulerLog is not empty, kube-scheduler runs with --v=10, which logs
 // every plugin's score of every node for every pod ("Plugin scored node
 // for pod") and the final scores, and its log is copied to that file when
-// the test ends.
-func StartPlacementCluster(t testing.TB, schedulerLog string) *PlacementCluster {
+// the test ends. A parallelism above 0 sets the KubeSchedulerConfiguration's
+// parallelism (default 16): with 1, the Filter extension point checks the
+// nodes one by one from nextStartNodeIndex, so the feasible nodes reach
+// the score heap in that order and the scheduler is deterministic; with
+// more, the order is whichever check finishes first (schedule_one.go
+// findNodesThatPassFilters), which is what ties then depend on.
+func StartPlacementCluster(t testing.TB, schedulerLog string, parallelism int) *PlacementCluster {
 	t.Helper()
 	opts := controlplane.Options{ControllerManager: true}
+	if parallelism > 0 {
+		opts.SchedulerConfigExtra = fmt.Sprintf("parallelism: %d\n", parallelism)
+	}
 	if schedulerLog != "" {
 		opts.ExtraSchedulerFlags = []string{"--v=10"}
 	}
@@ -88,6 +103,11 @@ type RealWorkload struct {
 func (c *PlacementCluster) Run(ctx context.Context, pc *PlacementCase) (*RealPlacement, error) {
 	if err := c.reset(ctx); err != nil {
 		return nil, err
+	}
+	if c.FreshScheduler {
+		if err := c.CP.RestartScheduler(ctx); err != nil {
+			return nil, err
+		}
 	}
 	out := &RealPlacement{}
 	for _, n := range pc.Nodes {
@@ -230,7 +250,29 @@ func (c *PlacementCluster) barrier(ctx context.Context, nodes []*corev1.Node) er
 			return fmt.Errorf("delete probe pod %s: %w", name, err)
 		}
 	}
-	return nil
+	return c.schedulerCacheEmpty(ctx)
+}
+
+// schedulerCacheEmpty waits until kube-scheduler's cache holds no pod: a
+// probe (or an earlier run's pod) it has not yet seen deleted would fill
+// its node for the next case's first pods. The cache_size gauge is
+// refreshed every second (the cache's cleanupAssumedPods loop), so only
+// readings taken a second after the deletions are trusted.
+func (c *PlacementCluster) schedulerCacheEmpty(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(1100 * time.Millisecond):
+	}
+	return poll(ctx, "kube-scheduler's cache to hold no pod", func() (bool, error) {
+		for _, typ := range []string{`type="pods"`, `type="assumed_pods"`} {
+			v, err := c.CP.SchedulerMetric(ctx, "scheduler_cache_size", typ)
+			if err != nil || v != 0 {
+				return false, err
+			}
+		}
+		return true, nil
+	})
 }
 
 // reset deletes every workload, ReplicaSet, ControllerRevision, pod and

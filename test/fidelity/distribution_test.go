@@ -47,7 +47,7 @@ func TestPlacement(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	cl := StartPlacementCluster(t, *placementSchedLog)
+	cl := StartPlacementCluster(t, *placementSchedLog, 0)
 	t.Logf("control plane with kube-controller-manager up in %s; %d placement cases", time.Since(start).Round(time.Millisecond), len(cases))
 
 	rule := "a node's real count must equal winkube det where all seeded runs agree, else lie within their min..max"
