@@ -12,16 +12,37 @@ import (
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/simulate"
 	"github.com/winkube/winkube/internal/target"
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
-// SimulationInput is the simulation of the live cluster: the live nodes,
-// every pod that is bound and not finished already placed on its node
-// (as a pod naming its node), then the pods still waiting for a node in
-// the order they were created, then, when headroom is asked for, each
-// Windows workload with no new replicas so --max can say how many more
-// fit.
+// SimulationInput is the simulation of the live cluster (PlacedInput)
+// and, when headroom is asked for, each Windows workload with no new
+// replicas so --max can say how many more fit.
 func SimulationInput(s *live.Snapshot, f *Facts, headroom bool) simulate.Input {
-	in := simulate.Input{Nodes: s.Nodes, RuntimeClasses: s.RuntimeClasses, Model: f.Model, Replicas: map[string]int32{}}
+	in := PlacedInput(s, f.Model)
+	if !headroom {
+		return in
+	}
+	in.Replicas = map[string]int32{}
+	for _, w := range headroomWorkloads(f) {
+		if !w.rep {
+			continue
+		}
+		ref := w.ref
+		in.Objects = append(in.Objects, w.obj)
+		in.Replicas[ref] = 0
+		in.Max = append(in.Max, ref)
+	}
+	return in
+}
+
+// PlacedInput is the live cluster as it stands: the live nodes, every pod
+// that is bound and not finished already placed on its node (as a pod
+// naming its node), then the pods still waiting for a node in the order
+// they were created. The pods are stored already (simulate.Input.Stored):
+// they are not validated or admitted again.
+func PlacedInput(s *live.Snapshot, m winsupport.Model) simulate.Input {
+	in := simulate.Input{Nodes: s.Nodes, RuntimeClasses: s.RuntimeClasses, Model: m, Stored: true}
 	var waiting []*manifest.Object
 	for _, p := range s.Pods {
 		if terminated(p) {
@@ -35,18 +56,6 @@ func SimulationInput(s *live.Snapshot, f *Facts, headroom bool) simulate.Input {
 		in.Objects = append(in.Objects, o)
 	}
 	in.Objects = append(in.Objects, waiting...)
-	if !headroom {
-		return in
-	}
-	for _, w := range headroomWorkloads(f) {
-		if !w.rep {
-			continue
-		}
-		ref := w.ref
-		in.Objects = append(in.Objects, w.obj)
-		in.Replicas[ref] = 0
-		in.Max = append(in.Max, ref)
-	}
 	return in
 }
 

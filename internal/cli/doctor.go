@@ -6,10 +6,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/doctor"
-	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/live/fetch"
 )
 
@@ -83,7 +81,7 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 		opts.Pod = args[0]
 	}
 	// Only the events of the pods doctor looks into are read.
-	o.opts.EventsAbout = func(s *live.Snapshot) []*corev1.Pod { return doctor.Examined(s, opts) }
+	o.opts.EventsAbout = doctor.Examines(opts)
 	snap, err := fetch.Read(cmd.Context(), o.opts)
 	endProgress(o.streams, o.opts.Progress)
 	if err != nil {

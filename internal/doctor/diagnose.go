@@ -113,7 +113,7 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 	}
 	sims := map[string]*simulate.PodResult{}
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
-		res, err := simulate.Run(ctx, audit.SimulationInput(s, audit.Derive(s, m, tops), false))
+		res, err := simulate.Run(ctx, audit.PlacedInput(s, m))
 		if err != nil {
 			return nil, fmt.Errorf("simulating the live cluster: %w", err)
 		}
@@ -133,22 +133,32 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 }
 
 // Examined returns the pods Diagnose looks into with the same options:
-// the unhealthy ones, or the one named by opts.Pod. Theirs are the only
-// events Diagnose reads, so a reader may fetch just those
-// (fetch.Options.EventsAbout); opts.Now must then be set, so that both
-// judge the pods at the same moment.
+// the unhealthy ones, or the one named by opts.Pod.
 func Examined(s *live.Snapshot, opts Options) []*corev1.Pod {
-	opts = opts.withDefaults()
+	examines := Examines(opts)
 	var out []*corev1.Pod
 	for _, p := range s.Pods {
-		if opts.Pod != "" && p.Name != opts.Pod {
-			continue
-		}
-		if _, ok := examine(p, opts); ok {
+		if examines(p) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// Examines says of one pod whether Diagnose looks into it with the same
+// options. Theirs are the only events Diagnose reads, so a reader may
+// fetch just those (fetch.Options.EventsAbout, which asks as the pods are
+// read); opts.Now must then be set, so that both judge the pods at the
+// same moment.
+func Examines(opts Options) func(*corev1.Pod) bool {
+	opts = opts.withDefaults()
+	return func(p *corev1.Pod) bool {
+		if opts.Pod != "" && p.Name != opts.Pod {
+			return false
+		}
+		_, ok := examine(p, opts)
+		return ok
+	}
 }
 
 // examine returns the pod's State and whether Diagnose looks into it.

@@ -28,6 +28,14 @@ type Input struct {
 	// StartFailure still says what a kubelet would do.
 	NoKubelets bool
 
+	// Stored says the Pods in Objects are a live cluster's, already
+	// stored by its API server: they passed validation and admission when
+	// they were created, so neither runs again, and winkube's own
+	// validation cannot turn away a pod that exists. Other kinds (a
+	// workload whose headroom --max asks for) are still validated: their
+	// new pods would meet admission.
+	Stored bool
+
 	// Images, when set, gives the kubelet phase the registry's platforms of
 	// each image instead of what its tag implies (--resolve-images).
 	Images rule.ImageLookup

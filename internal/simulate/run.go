@@ -100,7 +100,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 			rcs[rc.Name] = rc
 		}
 	}
-	r := &runner{m: m, images: recording(in.Images), rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets}
+	r := &runner{m: m, images: recording(in.Images), rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets, stored: in.Stored}
 	if in.Profile != nil {
 		r.s.scorer = newScorer(in.Profile)
 	}
@@ -151,6 +151,8 @@ type runner struct {
 	s      *scheduler
 	// noKubelets keeps pods a kubelet would refuse bound (Input.NoKubelets).
 	noKubelets bool
+	// stored says the input's Pods exist already (Input.Stored).
+	stored bool
 	// starts remembers which workloads start on which classes of nodes:
 	// the kubelet's checks read only the pod and the node's OS and build.
 	starts map[startKey]bool
@@ -184,9 +186,11 @@ func (r *runner) lookup() rule.ImageLookup {
 // validation, the pod the controller creates, RuntimeClass admission, and
 // for a DaemonSet the nodes its controller makes pods for.
 func (r *runner) prepare(wls []*workload, services []*corev1.Service) {
-	objs := make([]*manifest.Object, len(wls))
-	for i, wl := range wls {
-		objs[i] = wl.obj
+	objs := make([]*manifest.Object, 0, len(wls))
+	for _, wl := range wls {
+		if !r.existing(wl) {
+			objs = append(objs, wl.obj)
+		}
 	}
 	invalid := validate(objs, r.rcs, r.m)
 	for _, wl := range wls {
@@ -201,14 +205,23 @@ func (r *runner) prepare(wls []*workload, services []*corev1.Service) {
 		}
 		// Admission plugins run in the API server's order: Priority, then
 		// RuntimeClass (DefaultTolerationSeconds already ran in podFor).
-		wl.forbidden = admitPriority(wl.pod)
-		if wl.forbidden == "" {
-			wl.forbidden = admitRuntimeClass(wl.pod, r.rcs)
+		// A pod that exists was admitted.
+		if !r.existing(wl) {
+			wl.forbidden = admitPriority(wl.pod)
+			if wl.forbidden == "" {
+				wl.forbidden = admitRuntimeClass(wl.pod, r.rcs)
+			}
 		}
 		wl.sched = newSchedPod(wl.pod, wl.daemon)
 		sel, own := defaultSelector(wl, wl.pod, services)
 		wl.sched.soft = newSoftSpread(wl.pod, r.s.prof, sel, own)
 	}
+}
+
+// existing reports whether the workload is a pod the API server stores
+// already (Input.Stored).
+func (r *runner) existing(wl *workload) bool {
+	return r.stored && wl.obj.Kind == "Pod"
 }
 
 // listedPods is how many pods of a workload get a result each before a

@@ -9,7 +9,7 @@ import (
 
 // workloadResults summarises the pods per workload, in input order.
 func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
-	byRef := map[string]*WorkloadResult{}
+	byRef := make(map[string]int, len(wls))
 	out := make([]WorkloadResult, len(wls))
 	for i, wl := range wls {
 		out[i] = WorkloadResult{Workload: wl.ref, File: wl.obj.File, MoreFit: moreFitOf(wl)}
@@ -17,15 +17,22 @@ func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
 		if wl.daemon && len(wl.targets) == 0 {
 			out[i].Explanation = wl.untargeted
 		}
-		byRef[wl.ref] = &out[i]
+		byRef[wl.ref] = i
 	}
-	placed := map[string]map[string]int{}
-	onNode := map[string]map[string]int{}
+	// Bound pods per workload and pool, and per workload and node: one
+	// map each for the whole run (a live cluster's pods are each a
+	// workload of their own).
+	type key struct {
+		w    int
+		name string
+	}
+	placed, onNode := map[key]int{}, map[key]int{}
 	for _, p := range pods {
-		w := byRef[p.Workload]
-		if w == nil {
+		i, ok := byRef[p.Workload]
+		if !ok {
 			continue
 		}
+		w := &out[i]
 		w.Replicas += p.Pods()
 		switch {
 		case p.Rejected:
@@ -45,28 +52,26 @@ func workloadResults(wls []*workload, pods []PodResult) []WorkloadResult {
 					w.StartFailure = p.StartFailure
 				}
 			}
-			if placed[p.Workload] == nil {
-				placed[p.Workload] = map[string]int{}
-			}
-			placed[p.Workload][p.Pool]++
-			if onNode[p.Workload] == nil {
-				onNode[p.Workload] = map[string]int{}
-			}
-			onNode[p.Workload][p.Node]++
+			placed[key{i, p.Pool}]++
+			onNode[key{i, p.Node}]++
 		}
 		if w.NotModelled == nil {
 			w.NotModelled = p.NotModelled
 		}
 	}
+	for k, n := range placed {
+		out[k.w].Placed = append(out[k.w].Placed, PoolCount{Pool: k.name, Count: n})
+	}
+	for k, c := range onNode {
+		out[k.w].Nodes = append(out[k.w].Nodes, NodeCount{Node: k.name, Count: c, Min: c, Max: c})
+	}
 	for i := range out {
-		for pool, n := range placed[out[i].Workload] {
-			out[i].Placed = append(out[i].Placed, PoolCount{Pool: pool, Count: n})
+		if len(out[i].Placed) > 1 {
+			sort.Slice(out[i].Placed, func(a, b int) bool { return out[i].Placed[a].Pool < out[i].Placed[b].Pool })
 		}
-		sort.Slice(out[i].Placed, func(a, b int) bool { return out[i].Placed[a].Pool < out[i].Placed[b].Pool })
-		for n, c := range onNode[out[i].Workload] {
-			out[i].Nodes = append(out[i].Nodes, NodeCount{Node: n, Count: c, Min: c, Max: c})
+		if len(out[i].Nodes) > 1 {
+			sort.Slice(out[i].Nodes, func(a, b int) bool { return out[i].Nodes[a].Node < out[i].Nodes[b].Node })
 		}
-		sort.Slice(out[i].Nodes, func(a, b int) bool { return out[i].Nodes[a].Node < out[i].Nodes[b].Node })
 	}
 	return out
 }

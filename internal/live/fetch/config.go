@@ -6,8 +6,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
-
-	"github.com/winkube/winkube/internal/live"
 )
 
 // Defaults for Options. client-go's own defaults (5 queries per second,
@@ -43,10 +41,12 @@ type Options struct {
 	// EventSelector is a field selector for the events, e.g. leaving out
 	// the routine reasons a diagnosis never reads.
 	EventSelector string
-	// EventsAbout, when set, is called once every other kind is read and
-	// returns the pods whose events are wanted: only theirs are read,
-	// none when it returns none. Without it every event is read.
-	EventsAbout func(*live.Snapshot) []*corev1.Pod
+	// EventsAbout, when set, says of each pod read whether its events are
+	// wanted: only theirs are read, none when no pod is. It is asked as
+	// the pods' pages arrive, so that the events of the pods' namespaces
+	// are listed while the rest is still being read. Without it every
+	// event is read.
+	EventsAbout func(*corev1.Pod) bool
 	// PerPodEvents is how many pods of EventsAbout are read one pod at a
 	// time before their namespaces are listed instead; 0 means
 	// DefaultPerPodEvents, a negative number never.

@@ -47,6 +47,20 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 	s := &live.Snapshot{Server: v.GitVersion, Namespace: ns}
 	r := &reader{s: s, ns: ns, limit: o.PageSize, eventLimit: o.EventPageSize, progress: o.Progress, eventSelector: o.EventSelector}
 	core, apps, batch := cs.CoreV1(), cs.AppsV1(), cs.BatchV1()
+	// The events of the pods EventsAbout picks are read while the rest
+	// is (eventReader); a failed read cancels those lists.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var er *eventReader
+	var seePod func(*corev1.Pod)
+	if !o.NoEvents && o.EventsAbout != nil {
+		perPod := o.PerPodEvents
+		if perPod == 0 {
+			perPod = DefaultPerPodEvents
+		}
+		er = newEventReader(ctx, r, cs, o.EventsAbout, perPod)
+		seePod = er.see
+	}
 	tasks := []func(context.Context) error{
 		func(ctx context.Context) (err error) {
 			s.Nodes, err = list(ctx, r, "", "nodes", "", core.Nodes().List, func(l *corev1.NodeList) []corev1.Node { return l.Items })
@@ -61,7 +75,7 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 			return err
 		},
 		func(ctx context.Context) (err error) {
-			s.Pods, err = list(ctx, r, "", "pods", ns, core.Pods(ns).List, func(l *corev1.PodList) []corev1.Pod { return l.Items })
+			s.Pods, err = listEach(ctx, r, "", "pods", ns, core.Pods(ns).List, func(l *corev1.PodList) []corev1.Pod { return l.Items }, seePod)
 			return err
 		},
 		func(ctx context.Context) (err error) {
@@ -103,12 +117,8 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 	if err := parallel(ctx, tasks); err != nil {
 		return nil, err
 	}
-	if !o.NoEvents && o.EventsAbout != nil {
-		perPod := o.PerPodEvents
-		if perPod == 0 {
-			perPod = DefaultPerPodEvents
-		}
-		if err := r.podEvents(ctx, cs, o.EventsAbout(s), perPod); err != nil {
+	if er != nil {
+		if err := er.finish(); err != nil {
 			return nil, err
 		}
 	}
@@ -154,6 +164,16 @@ func list[L interface{ GetContinue() string }, T any, PT interface {
 	metav1.Object
 }](ctx context.Context, r *reader, group, resource, ns string,
 	fetch func(context.Context, metav1.ListOptions) (L, error), items func(L) []T) ([]PT, error) {
+	return listEach[L, T, PT](ctx, r, group, resource, ns, fetch, items, nil)
+}
+
+// listEach is list, telling each (when set) of every object as its page
+// arrives.
+func listEach[L interface{ GetContinue() string }, T any, PT interface {
+	*T
+	metav1.Object
+}](ctx context.Context, r *reader, group, resource, ns string,
+	fetch func(context.Context, metav1.ListOptions) (L, error), items func(L) []T, each func(PT)) ([]PT, error) {
 	var out []PT
 	opts := metav1.ListOptions{Limit: r.limit}
 	for {
@@ -170,6 +190,9 @@ func list[L interface{ GetContinue() string }, T any, PT interface {
 			p := PT(&page[i])
 			p.SetManagedFields(nil)
 			out = append(out, p)
+			if each != nil {
+				each(p)
+			}
 		}
 		if opts.Continue = l.GetContinue(); opts.Continue == "" {
 			break

@@ -40,6 +40,10 @@ func BenchmarkAuditLive(b *testing.B) {
 	if err := Populate(b.Context(), cp, client, size, b.Logf); err != nil {
 		b.Fatal(err)
 	}
+	if hold := os.Getenv("WINKUBE_BENCH_HOLD"); hold != "" {
+		holdCluster(b, cp, hold)
+		return
+	}
 	bin := filepath.Join(b.TempDir(), "winkube")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/winkube")
 	build.Dir = filepath.Join("..", "..", "..")
@@ -64,6 +68,37 @@ func BenchmarkAuditLive(b *testing.B) {
 		b.ReportMetric(float64(floor.rss)/(1<<20), "kubectl-MiB")
 		b.ReportMetric(audit.wall.Seconds()/floor.wall.Seconds(), "audit/kubectl")
 		b.ReportMetric(doctor.wall.Seconds()/floor.wall.Seconds(), "doctor/kubectl")
+	}
+}
+
+// holdCluster copies the filled cluster's kubeconfig to path and keeps the
+// control plane up until that file is removed, for profiling and timing
+// commands by hand against the same cluster:
+//
+//	WINKUBE_BENCH_HOLD=/tmp/bench.kubeconfig hack/bench-audit.sh &
+//	winkube doctor -A --kubeconfig /tmp/bench.kubeconfig   # once it exists
+//	rm /tmp/bench.kubeconfig                               # to stop
+func holdCluster(b *testing.B, cp *controlplane.ControlPlane, path string) {
+	data, err := os.ReadFile(cp.KubeconfigPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path+".tmp", data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("cluster held: kubeconfig at %s; remove it to stop", path)
+	for {
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			return
+		}
+		select {
+		case <-b.Context().Done():
+			return
+		case <-time.After(time.Second):
+		}
 	}
 }
 
