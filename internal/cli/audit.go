@@ -77,7 +77,7 @@ func (o *auditOptions) validate() error {
 }
 
 func (o *auditOptions) run(cmd *cobra.Command) error {
-	limitMemory()
+	limitMemory(auditMemoryLimit)
 	o.opts.Progress = progress(o.streams, o.quiet)
 	snap, err := fetch.Read(cmd.Context(), o.opts)
 	endProgress(o.streams, o.opts.Progress)

@@ -74,7 +74,7 @@ func (o *doctorOptions) validate(args []string) error {
 }
 
 func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
-	limitMemory()
+	limitMemory(doctorMemoryLimit)
 	o.opts.Progress = progress(o.streams, o.quiet)
 	opts := doctor.Options{Rules: o.enabled, CreatingAfter: o.creatingAfter, NoSimulation: o.noSim, Model: o.explicitModel(), Now: time.Now()}
 	if len(args) == 1 {
