@@ -2,11 +2,10 @@ package simulate
 
 import (
 	"math"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/selection"
 )
 
 // softConstraint is a ScheduleAnyway topology spread constraint, the
@@ -44,27 +43,11 @@ func newSoftSpread(pod *corev1.Pod, prof *Profile, dflt labels.Selector, rsOwned
 			if c.WhenUnsatisfiable != corev1.ScheduleAnyway {
 				continue
 			}
-			sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
-			if err != nil {
-				sel = labels.Nothing()
+			if rsOwned && slices.Contains(c.MatchLabelKeys, "pod-template-hash") {
+				ss.own = true
 			}
-			for _, k := range c.MatchLabelKeys {
-				if k == "pod-template-hash" && rsOwned {
-					ss.own = true
-				}
-				if v, ok := pod.Labels[k]; ok {
-					if r, err := labels.NewRequirement(k, selection.In, []string{v}); err == nil {
-						sel = sel.Add(*r)
-					}
-				}
-			}
-			sc := softConstraint{maxSkew: int64(c.MaxSkew), key: c.TopologyKey, selector: sel, honorAffinity: true}
-			if c.NodeAffinityPolicy != nil {
-				sc.honorAffinity = *c.NodeAffinityPolicy == corev1.NodeInclusionPolicyHonor
-			}
-			if c.NodeTaintsPolicy != nil {
-				sc.honorTaints = *c.NodeTaintsPolicy == corev1.NodeInclusionPolicyHonor
-			}
+			sc := softConstraint{maxSkew: int64(c.MaxSkew), key: c.TopologyKey, selector: constraintSelector(pod, &c)}
+			sc.honorAffinity, sc.honorTaints = policiesOf(&c)
 			ss.constraints = append(ss.constraints, sc)
 		}
 	} else if prof.PodTopologySpread > 0 && dflt != nil && !dflt.Empty() {

@@ -28,33 +28,44 @@ func spreadConstraints(pod *corev1.Pod) []spreadConstraint {
 		if c.WhenUnsatisfiable != corev1.DoNotSchedule {
 			continue
 		}
-		sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
-		if err != nil {
-			sel = labels.Nothing()
-		}
-		for _, k := range c.MatchLabelKeys {
-			if v, ok := pod.Labels[k]; ok {
-				if r, err := labels.NewRequirement(k, selection.In, []string{v}); err == nil {
-					sel = sel.Add(*r)
-				}
-			}
-		}
-		sc := spreadConstraint{maxSkew: int(c.MaxSkew), topologyKey: c.TopologyKey, selector: sel, minDomains: 1, honorAffinity: true}
+		sel := constraintSelector(pod, &c)
+		sc := spreadConstraint{maxSkew: int(c.MaxSkew), topologyKey: c.TopologyKey, selector: sel, minDomains: 1}
 		if c.MinDomains != nil {
 			sc.minDomains = int(*c.MinDomains)
 		}
-		if c.NodeAffinityPolicy != nil {
-			sc.honorAffinity = *c.NodeAffinityPolicy == corev1.NodeInclusionPolicyHonor
-		}
-		if c.NodeTaintsPolicy != nil {
-			sc.honorTaints = *c.NodeTaintsPolicy == corev1.NodeInclusionPolicyHonor
-		}
+		sc.honorAffinity, sc.honorTaints = policiesOf(&c)
 		if sel.Matches(labels.Set(pod.Labels)) {
 			sc.selfMatchCount = 1
 		}
 		out = append(out, sc)
 	}
 	return out
+}
+
+// constraintSelector is a constraint's label selector with its
+// matchLabelKeys added as `key in (the pod's value)`; a selector that
+// does not parse selects nothing.
+func constraintSelector(pod *corev1.Pod, c *corev1.TopologySpreadConstraint) labels.Selector {
+	sel, err := metav1.LabelSelectorAsSelector(c.LabelSelector)
+	if err != nil {
+		sel = labels.Nothing()
+	}
+	for _, k := range c.MatchLabelKeys {
+		if v, ok := pod.Labels[k]; ok {
+			if r, err := labels.NewRequirement(k, selection.In, []string{v}); err == nil {
+				sel = sel.Add(*r)
+			}
+		}
+	}
+	return sel
+}
+
+// policiesOf reads a constraint's nodeAffinityPolicy (Honor by
+// default) and nodeTaintsPolicy (Ignore by default).
+func policiesOf(c *corev1.TopologySpreadConstraint) (honorAffinity, honorTaints bool) {
+	honorAffinity = c.NodeAffinityPolicy == nil || *c.NodeAffinityPolicy == corev1.NodeInclusionPolicyHonor
+	honorTaints = c.NodeTaintsPolicy != nil && *c.NodeTaintsPolicy == corev1.NodeInclusionPolicyHonor
+	return honorAffinity, honorTaints
 }
 
 // spreadCounts is PodTopologySpread's PreFilter state: per constraint,
