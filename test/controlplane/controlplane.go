@@ -343,38 +343,6 @@ func readyzCheck(url string) func(c *http.Client) (bool, string) {
 	}
 }
 
-// startScheduler starts kube-scheduler and waits for its /readyz.
-func (cp *ControlPlane) startScheduler(ctx context.Context) error {
-	if err := cp.spawn("kube-scheduler", filepath.Join(cp.BinDir, "kube-scheduler"), cp.schedulerArgs...); err != nil {
-		return err
-	}
-	// The scheduler serves a self-signed certificate; this is a loopback
-	// readiness probe only.
-	schedHTTP := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // loopback probe
-	return cp.waitFor(ctx, "kube-scheduler /readyz", cp.proc("kube-scheduler"), schedHTTP, readyzCheck(cp.schedulerURL+"/readyz?verbose"))
-}
-
-// RestartScheduler kills kube-scheduler and starts it again with the same
-// configuration, waiting until it is ready: a scheduler with no state
-// carried over (its cache, and nextStartNodeIndex, where the next pod's
-// node search starts).
-func (cp *ControlPlane) RestartScheduler(ctx context.Context) error {
-	p := cp.proc("kube-scheduler")
-	if p == nil {
-		return fmt.Errorf("controlplane: no kube-scheduler runs in this control plane")
-	}
-	kill(p.cmd.Process)
-	select {
-	case <-p.done:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(10 * time.Second):
-		return fmt.Errorf("controlplane: kube-scheduler did not exit within 10s of SIGKILL")
-	}
-	return cp.startScheduler(ctx)
-}
-
 // Exited reports, as an error carrying the tail of its log, that the named
 // process has exited; nil while it runs. A test waiting on what a
 // component does (say, kube-controller-manager creating pods) can check it
