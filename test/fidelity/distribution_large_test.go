@@ -67,42 +67,34 @@ func TestPlacementLarge(t *testing.T) {
 		return
 	}
 	start := time.Now()
+	pc := LargePlacementCase()
 	t.Run("parallelism-1", func(t *testing.T) {
-		reals, pred := runLarge(t, 1, max(2, *placementLargeRuns-1), 0)
-		for run, real := range reals {
-			if run > 0 && real.String() != reals[0].String() {
-				t.Errorf("real run %d differs from run 1 with parallelism 1, which is deterministic:\n%s\nrun 1:\n%s", run+1, real, reals[0])
-			}
-			checkLargeGroups(t, run, real, pred)
-			for _, wc := range ComparePlacement(LargePlacementCase(), real, pred, true) {
-				logOrFail(t, run, wc)
+		reals, pred := runLarge(t, pc, 1, max(2, *placementLargeRuns-1), 0)
+		for run, real := range reals[1:] {
+			if real.String() != reals[0].String() {
+				t.Errorf("real run %d differs from run 1 with parallelism 1, which is deterministic:\n%s\nrun 1:\n%s", run+2, real, reals[0])
 			}
 		}
+		compareLarge(t, pc, reals, pred, true)
 	})
 	t.Run("default-parallelism", func(t *testing.T) {
-		reals, pred := runLarge(t, 0, *placementLargeRuns, *placementLargeK)
+		reals, pred := runLarge(t, pc, 0, *placementLargeRuns, *placementLargeK)
 		same := true
 		for _, r := range reals[1:] {
 			same = same && r.String() == reals[0].String()
 		}
 		t.Logf("real scheduler (parallelism 16) gave the same per-node counts in %d runs: %v", len(reals), same)
-		for run, real := range reals {
-			checkLargeGroups(t, run, real, pred)
-			for _, wc := range ComparePlacement(LargePlacementCase(), real, pred, false) {
-				logOrFail(t, run, wc)
-			}
-		}
+		compareLarge(t, pc, reals, pred, false)
 	})
 	t.Logf("large case took %s", time.Since(start).Round(time.Millisecond))
 }
 
 // runLarge starts a placement cluster with the given scheduler parallelism
-// (0: the default), runs the large case on it runs times and predicts it,
+// (0: the default), runs the case on it runs times and predicts it,
 // deterministically and with seeds 1..k.
-func runLarge(t *testing.T, parallelism, runs, k int) ([]*RealPlacement, *Predictions) {
+func runLarge(t *testing.T, pc *PlacementCase, parallelism, runs, k int) ([]*RealPlacement, *Predictions) {
 	cl := StartPlacementCluster(t, "", parallelism)
 	cl.FreshScheduler = true
-	pc := LargePlacementCase()
 	ctx := t.Context()
 	var reals []*RealPlacement
 	for run := range max(1, runs) {
@@ -124,11 +116,23 @@ func runLarge(t *testing.T, parallelism, runs, k int) ([]*RealPlacement, *Predic
 	return reals, pred
 }
 
+// compareLarge holds every real run to the predictions: its per-zone and
+// per-OS totals (checkLargeGroups) and each node (ComparePlacement, exact
+// or not).
+func compareLarge(t *testing.T, pc *PlacementCase, reals []*RealPlacement, pred *Predictions, exact bool) {
+	t.Helper()
+	for run, real := range reals {
+		checkLargeGroups(t, pc, run, real, pred)
+		for _, wc := range ComparePlacement(pc, real, pred, exact) {
+			logOrFail(t, run, wc)
+		}
+	}
+}
+
 // checkLargeGroups holds the real per-zone and per-OS totals to the
 // seeded runs' range.
-func checkLargeGroups(t *testing.T, run int, real *RealPlacement, pred *Predictions) {
+func checkLargeGroups(t *testing.T, pc *PlacementCase, run int, real *RealPlacement, pred *Predictions) {
 	t.Helper()
-	pc := LargePlacementCase()
 	zone := func(n *corev1.Node) string { return n.Labels[labelZone] }
 	osOf := func(n *corev1.Node) string { return n.Labels[corev1.LabelOSStable] }
 	for _, g := range []struct {

@@ -12,8 +12,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/winkube/winkube/test/controlplane"
@@ -285,21 +287,29 @@ func (c *PlacementCluster) reset(ctx context.Context) error {
 	client := c.CP.Client
 	all := metav1.ListOptions{}
 	apps, batch := client.AppsV1(), client.BatchV1()
+	ns := PlacementNamespace
+	// The kinds to delete, in order; count is nil for those left over
+	// only until their owners go.
+	kinds := []struct {
+		what  string
+		del   func(context.Context, metav1.DeleteOptions, metav1.ListOptions) error
+		count func() (int, error)
+	}{
+		{"Deployments", apps.Deployments(ns).DeleteCollection, func() (int, error) { return listLen(ctx, apps.Deployments(ns).List) }},
+		{"DaemonSets", apps.DaemonSets(ns).DeleteCollection, func() (int, error) { return listLen(ctx, apps.DaemonSets(ns).List) }},
+		{"StatefulSets", apps.StatefulSets(ns).DeleteCollection, func() (int, error) { return listLen(ctx, apps.StatefulSets(ns).List) }},
+		{"Jobs", batch.Jobs(ns).DeleteCollection, func() (int, error) { return listLen(ctx, batch.Jobs(ns).List) }},
+		{"ReplicaSets", apps.ReplicaSets(ns).DeleteCollection, func() (int, error) { return listLen(ctx, apps.ReplicaSets(ns).List) }},
+		{"ControllerRevisions", apps.ControllerRevisions(ns).DeleteCollection, nil},
+	}
 	deleteWorkloads := func() error {
-		for what, del := range map[string]func(context.Context, metav1.DeleteOptions, metav1.ListOptions) error{
-			"Deployments":         apps.Deployments(PlacementNamespace).DeleteCollection,
-			"DaemonSets":          apps.DaemonSets(PlacementNamespace).DeleteCollection,
-			"StatefulSets":        apps.StatefulSets(PlacementNamespace).DeleteCollection,
-			"Jobs":                batch.Jobs(PlacementNamespace).DeleteCollection,
-			"ReplicaSets":         apps.ReplicaSets(PlacementNamespace).DeleteCollection,
-			"ControllerRevisions": apps.ControllerRevisions(PlacementNamespace).DeleteCollection,
-		} {
+		for _, k := range kinds {
 			// Background: the object goes at once. Orphan (the Jobs'
 			// default) and Foreground leave a finalizer for the garbage
 			// collector, which does not run; the pods are deleted below.
 			background := metav1.DeletePropagationBackground
-			if err := del(ctx, metav1.DeleteOptions{PropagationPolicy: &background}, all); err != nil && !apierrors.IsNotFound(err) {
-				return fmt.Errorf("delete %s: %w", what, err)
+			if err := k.del(ctx, metav1.DeleteOptions{PropagationPolicy: &background}, all); err != nil && !apierrors.IsNotFound(err) {
+				return fmt.Errorf("delete %s: %w", k.what, err)
 			}
 		}
 		return nil
@@ -310,29 +320,16 @@ func (c *PlacementCluster) reset(ctx context.Context) error {
 	return poll(ctx, "the placement cluster to be empty", func() (bool, error) {
 		// A ReplicaSet the Deployment controller created just before its
 		// Deployment went is deleted here too.
-		left := 0
-		deps, err := apps.Deployments(PlacementNamespace).List(ctx, all)
-		if err != nil {
-			return false, err
-		}
-		rss, err := apps.ReplicaSets(PlacementNamespace).List(ctx, all)
-		if err != nil {
-			return false, err
-		}
-		dss, err := apps.DaemonSets(PlacementNamespace).List(ctx, all)
-		if err != nil {
-			return false, err
-		}
-		sss, err := apps.StatefulSets(PlacementNamespace).List(ctx, all)
-		if err != nil {
-			return false, err
-		}
-		jobs, err := batch.Jobs(PlacementNamespace).List(ctx, all)
-		if err != nil {
-			return false, err
-		}
-		if left = len(deps.Items) + len(rss.Items) + len(dss.Items) + len(sss.Items) + len(jobs.Items); left > 0 {
-			return false, deleteWorkloads()
+		for _, k := range kinds {
+			if k.count == nil {
+				continue
+			}
+			if n, err := k.count(); err != nil || n > 0 {
+				if err != nil {
+					return false, err
+				}
+				return false, deleteWorkloads()
+			}
 		}
 		pods, err := client.CoreV1().Pods(PlacementNamespace).List(ctx, all)
 		if err != nil {
@@ -377,4 +374,13 @@ func (rp *RealPlacement) String() string {
 		b.WriteString("; ")
 	}
 	return strings.TrimSuffix(b.String(), "; ")
+}
+
+// listLen lists one kind and counts the items.
+func listLen[L runtime.Object](ctx context.Context, list func(context.Context, metav1.ListOptions) (L, error)) (int, error) {
+	l, err := list(ctx, metav1.ListOptions{})
+	if err != nil {
+		return 0, err
+	}
+	return meta.LenList(l), nil
 }
