@@ -79,15 +79,3 @@ func statusEvidence(p *corev1.Pod) []Evidence {
 	}
 	return out
 }
-
-func exitCodes(p *corev1.Pod) map[string]int32 {
-	out := map[string]int32{}
-	for _, cs := range allStatuses(p) {
-		for _, t := range []*corev1.ContainerStateTerminated{cs.State.Terminated, cs.LastTerminationState.Terminated} {
-			if t != nil && t.ExitCode != 0 {
-				out[cs.Name] = t.ExitCode
-			}
-		}
-	}
-	return out
-}

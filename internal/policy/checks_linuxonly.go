@@ -21,9 +21,6 @@ const (
 	volumes     = `variables.spec.?volumes.orValue([])`
 )
 
-// linuxPath is winsupport.Model.LinuxPath on the CEL string s.
-func linuxPath(s string) string { return `(` + s + `.startsWith('/') && !` + s + `.startsWith('//'))` }
-
 var linuxOnlyChecks = map[string]exporter{
 	"windows-host-network": func(m winsupport.Model) []check {
 		return []check{{expr: win + ` && ` + hostNetwork + ` && !variables.hostProcess`,

@@ -62,8 +62,6 @@ func pinSource(f *target.Facts) string {
 	return "scheduling constraint"
 }
 
-func isTrue(b *bool) bool { return b != nil && *b }
-
 // MissingSpecOS: a Windows workload that does not say so to the API server
 // and the kubelet.
 var MissingSpecOS = &rule.Rule{

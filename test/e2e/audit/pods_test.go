@@ -98,11 +98,6 @@ const (
 	sandboxPfx  = "Failed to create pod sandbox: rpc error: code = Unknown desc = "
 )
 
-func withRestartPolicy(p *corev1.Pod, r corev1.RestartPolicy) *corev1.Pod {
-	p.Spec.RestartPolicy = r
-	return p
-}
-
 func withCommand(p *corev1.Pod, cmd ...string) *corev1.Pod {
 	p.Spec.Containers[0].Command = cmd
 	return p
