@@ -8,6 +8,7 @@ import (
 	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/live/fetch"
 	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/version"
 )
 
 type auditOptions struct {
@@ -90,7 +91,7 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
-		return audit.Write(w, format, res, Version, report.Options{Color: colour})
+		return audit.Write(w, format, res, version.Get().Version, report.Options{Color: colour})
 	})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/winkube/winkube/internal/doctor"
 	"github.com/winkube/winkube/internal/live/fetch"
+	"github.com/winkube/winkube/internal/version"
 )
 
 type doctorOptions struct {
@@ -98,7 +99,7 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	err = o.render(o.streams, func(w io.Writer, format string, _ bool) error {
 		if format == "json" {
-			return doctor.JSON(w, rep, Version)
+			return doctor.JSON(w, rep, version.Get().Version)
 		}
 		return doctor.Text(w, rep)
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/version"
 )
 
 type lintOptions struct {
@@ -84,7 +85,7 @@ func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	o.warnCluster(&o.output, o.streams)
-	rep := &report.Report{Findings: res.Findings, Rules: o.enabled, Files: res.Files, Objects: res.Objects, Tool: Version}
+	rep := &report.Report{Findings: res.Findings, Rules: o.enabled, Files: res.Files, Objects: res.Objects, Tool: version.Get().Version}
 	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
 		return report.Write(w, format, rep, report.Options{Color: colour})
 	})

@@ -18,6 +18,7 @@ import (
 	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/version"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -199,7 +200,7 @@ func (o *nodeValidateOptions) run(args []string) error {
 		files = append(files, f)
 	}
 	findings = append(findings, nodeconfig.Validate(files, o.enabled, o.opts)...)
-	rep := &report.Report{Findings: findings, Rules: o.enabled, Files: len(paths), Objects: len(files), Tool: Version}
+	rep := &report.Report{Findings: findings, Rules: o.enabled, Files: len(paths), Objects: len(files), Tool: version.Get().Version}
 	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
 		return report.Write(w, format, rep, report.Options{Color: colour})
 	})

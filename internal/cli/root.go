@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/version"
 )
 
 // Exit codes.
@@ -20,9 +21,6 @@ const (
 	ExitFindings = 1 // something at or above --fail-on
 	ExitError    = 2 // usage error or tool failure
 )
-
-// Version is set at build time.
-var Version = "dev"
 
 // Streams are the command's standard streams.
 type Streams struct {
@@ -90,7 +88,7 @@ what the control plane will do with them in a hybrid cluster, and enforces the
 same rules at admission.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       Version,
+		Version:       version.Get().String(),
 	}
 	// Installed as kubectl-winkube, the binary is a kubectl plugin: help
 	// and examples read "kubectl winkube ...".
@@ -112,6 +110,8 @@ same rules at admission.`,
 		newDoctorCommand(s),
 		newNodeConfigCommand(s),
 		newPolicyCommand(s),
+		newVersionCommand(s),
 	)
+	root.SetVersionTemplate("winkube {{.Version}}\n")
 	return root
 }
