@@ -214,3 +214,41 @@ func decodeFile(t *testing.T, path string, v any, strict bool) {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
+
+// TestReleaseArchivesCarryLicence: every file pattern of the release
+// archives matches a file of the repository, and the licence is among them
+// (Apache-2.0 §4(a): a copy of the licence goes with every distribution).
+func TestReleaseArchivesCarryLicence(t *testing.T) {
+	t.Parallel()
+	root := repoRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Archives []struct {
+			Files []string `yaml:"files"`
+		} `yaml:"archives"`
+	}
+	if err := yaml.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Archives) == 0 {
+		t.Fatal(".goreleaser.yaml has no archives")
+	}
+	for _, a := range cfg.Archives {
+		licence := false
+		for _, pattern := range a.Files {
+			matches, err := filepath.Glob(filepath.Join(root, pattern))
+			if err != nil || len(matches) == 0 {
+				t.Errorf("archive file pattern %q matches nothing in the repository", pattern)
+			}
+			for _, m := range matches {
+				licence = licence || filepath.Base(m) == "LICENSE"
+			}
+		}
+		if !licence {
+			t.Errorf("archive files %v do not include LICENSE", a.Files)
+		}
+	}
+}

@@ -69,14 +69,21 @@ func TestVersionFromClone(t *testing.T) {
 }
 
 // TestVersionGoInstall installs the module at a version, as
-// `go install github.com/winkube/winkube/cmd/winkube@v0.99.0` does, from a
+// `go install github.com/winkube/winkube/cmd/winkube@v1.2.3` does, from a
 // module proxy on disk holding HEAD's committed tree (dependencies come
 // from the usual proxy), and checks that the binary prints that version
-// without any -ldflags.
+// without any -ldflags. The version names HEAD's commit, so a module cache
+// never holds two trees under one version; the test removes it afterwards.
 func TestVersionGoInstall(t *testing.T) {
 	t.Parallel()
 	root := repoRoot(t)
-	const modPath, modVersion = "github.com/winkube/winkube", "v0.99.0"
+	head, err := exec.Command("git", "-C", root, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Fatalf("git rev-parse HEAD in %s: %v (this test needs the git clone)", root, err)
+	}
+	const modPath = "github.com/winkube/winkube"
+	modVersion := "v0.99.0-test." + strings.TrimSpace(string(head))
+	t.Cleanup(func() { forgetModule(t, modPath, modVersion) })
 	proxy := t.TempDir()
 	dir := filepath.Join(proxy, modPath, "@v")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -124,5 +131,32 @@ func TestVersionGoInstall(t *testing.T) {
 	}
 	if v := runVersion(t, filepath.Join(gobin, "winkube")); v.Version != modVersion {
 		t.Errorf("installed binary says version %q, want %q", v.Version, modVersion)
+	}
+}
+
+// forgetModule removes one version of a module from the module cache (its
+// tree is read-only there).
+func forgetModule(t *testing.T, path, version string) {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Errorf("go env GOMODCACHE: %v", err)
+		return
+	}
+	cache := strings.TrimSpace(string(out))
+	tree := filepath.Join(cache, path+"@"+version)
+	_ = filepath.WalkDir(tree, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(tree); err != nil {
+		t.Errorf("removing %s: %v", tree, err)
+	}
+	downloads, _ := filepath.Glob(filepath.Join(cache, "cache", "download", path, "@v", version+".*"))
+	for _, f := range downloads {
+		if err := os.Remove(f); err != nil {
+			t.Errorf("removing %s: %v", f, err)
+		}
 	}
 }
