@@ -167,7 +167,17 @@ func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	if err := o.renderResult(files, res); err != nil {
 		return err
 	}
-	summary := fmt.Sprintf("%s applied to %d of %d files", count(changed, "fix", "fixes"), changedFiles, len(files))
+	// Without --write nothing is written: a diff, or the fixed stream of a
+	// filter (-), shows what the fixes would do to the files.
+	filter := len(files) == 1 && files[0].Name == fixreport.Stdin
+	verb := "applied to"
+	if !o.write && !filter {
+		verb = "would be applied to"
+	}
+	summary := fmt.Sprintf("%s %s %d of %d files", count(changed, "fix", "fixes"), verb, changedFiles, len(files))
+	if !o.write && !filter && changed > 0 {
+		summary += "; nothing was written (--write writes them)"
+	}
 	if len(res.Skipped) > 0 {
 		summary += fmt.Sprintf("; %s not applied (use --unsafe or --rule ID): %s", count(len(res.Skipped), "unsafe fix", "unsafe fixes"), ruleList(res.Skipped))
 	}

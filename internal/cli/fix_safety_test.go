@@ -250,3 +250,23 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestFixSummarySaysWhatWasWritten: without --write fix prints a diff and
+// writes nothing, and its summary says the fixes would be applied; with
+// --write they were.
+func TestFixSummarySaysWhatWasWritten(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "pod.yaml")
+	writeFile(t, p, needsFix)
+	_, stderr := runCLI(t.Context(), strings.NewReader(""), nil, "fix", "--color", "never", p)
+	if !strings.Contains(stderr, "would be applied to 1 of 1 files; nothing was written") {
+		t.Errorf("fix without --write: summary does not say nothing was written:\n%s", stderr)
+	}
+	if b, _ := os.ReadFile(p); string(b) != needsFix {
+		t.Errorf("fix without --write changed the file")
+	}
+	_, stderr = runCLI(t.Context(), strings.NewReader(""), nil, "fix", "--write", "--color", "never", p)
+	if !strings.Contains(stderr, " applied to 1 of 1 files") || strings.Contains(stderr, "would be") {
+		t.Errorf("fix --write: summary does not say the fixes were applied:\n%s", stderr)
+	}
+}

@@ -261,3 +261,22 @@ func TestConfigErrorsHavePositions(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpSaysWhereOutputGoes: -o names the stream the command really
+// writes its format to: the webhook server logs to stderr, everything else
+// prints its result on stdout.
+func TestHelpSaysWhereOutputGoes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"webhook", "serve", "--help"}, "log format on stderr"},
+		{[]string{"lint", "--help"}, "format on stdout"},
+	} {
+		code, out, errOut := run(t, false, "", tc.args...)
+		if code != ExitClean || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, help lacks %q:\n%s%s", tc.args, code, tc.want, out, errOut)
+		}
+	}
+}

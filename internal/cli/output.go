@@ -32,8 +32,8 @@ type output struct {
 	color   string
 
 	targets []fileTarget
-	// streaming commands (webhook serve) print no result, only a log:
-	// they have no --output-file.
+	// streaming commands (webhook serve) print no result, only a log on
+	// stderr: they have no --output-file, and -o is the log's format.
 	streaming bool
 }
 
@@ -41,7 +41,11 @@ type fileTarget struct{ format, path string }
 
 func (o *output) addFlags(f *pflag.FlagSet, what string, formats ...string) {
 	o.formats = formats
-	f.StringVarP(&o.format, "output", "o", formats[0], fmt.Sprintf("%s format on stdout: %s", what, strings.Join(formats, ", ")))
+	stream := "stdout"
+	if o.streaming {
+		stream = "stderr"
+	}
+	f.StringVarP(&o.format, "output", "o", formats[0], fmt.Sprintf("%s format on %s: %s", what, stream, strings.Join(formats, ", ")))
 	if !o.streaming {
 		f.StringArrayVar(&o.files, "output-file", nil, "also write FORMAT to the file PATH, given as FORMAT=PATH (repeatable)")
 	}
