@@ -39,7 +39,8 @@ FUZZ_TARGETS := \
 	./internal/engine:FuzzEngine \
 	./internal/webhook:FuzzReview \
 	./internal/fix:FuzzFixRoundTrip \
-	./internal/nodeconfig:FuzzParseValidate
+	./internal/nodeconfig:FuzzParseValidate \
+	./internal/nodeconfig/generate:FuzzGenerate
 FUZZTIME ?= 5m
 
 fuzz: fuzz-targets
