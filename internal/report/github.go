@@ -72,4 +72,4 @@ var (
 )
 
 func escapeData(s string) string     { return dataEscaper.Replace(s) }
-func escapeProperty(s string) string { return propertyEscaper.Replace(Clean(s)) }
+func escapeProperty(s string) string { return Clean(propertyEscaper.Replace(s)) }
