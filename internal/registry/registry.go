@@ -31,7 +31,9 @@ type Options struct {
 	Backoff    time.Duration // first retry delay (default 1s; tests shorten it)
 	Progress   io.Writer     // a progress line goes here when set (a TTY's stderr)
 	Transport  http.RoundTripper
-	now        func() time.Time
+	// Warnings receives a warning about the cache, once (stderr).
+	Warnings io.Writer
+	now      func() time.Time
 }
 
 // Resolver resolves references; it implements rule.ImageLookup.
@@ -45,6 +47,8 @@ type Resolver struct {
 	calls  map[string]*call // by repository:tag or repository@digest
 	done   atomic.Int64
 	total  atomic.Int64
+	// cacheWarn gives the unwritable cache's warning once.
+	cacheWarn sync.Once
 }
 
 type call struct {
@@ -75,6 +79,7 @@ func New(o Options) (*Resolver, error) {
 		t.MaxIdleConnsPerHost = o.Jobs
 		o.Transport = t
 	}
+	o.Transport = bounded{o.Transport}
 	if o.CacheDir == "" {
 		d, err := defaultCacheDir()
 		if err != nil {
