@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"fmt"
+	"net/http"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -100,6 +101,7 @@ func Config(o Options) (*rest.Config, string, error) {
 	cfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
 	cfg.UserAgent = "winkube"
 	cfg.Timeout = o.RequestTimeout
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return boundedBody{rt} })
 	return cfg, ns, nil
 }
 

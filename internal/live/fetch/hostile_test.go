@@ -64,6 +64,20 @@ func TestHostileAPIServers(t *testing.T) {
 		{"endless pages", func(w http.ResponseWriter, r *http.Request) {
 			emptyList(w, r, fmt.Sprintf("t%d", n.Add(1)))
 		}, "more than 40 pages"},
+		{"endless body", func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/api/v1/nodes" { // one endless stream is enough
+				emptyList(w, r, "")
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"items":[`)
+			item := []byte(strings.Repeat(`{"metadata":{"name":"x"}},`, 4096))
+			for r.Context().Err() == nil {
+				if _, err := w.Write(item); err != nil {
+					return
+				}
+			}
+		}, "larger than 128 MiB"},
 		{"hung", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, "Client.Timeout"},
 		{"slow body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
@@ -79,7 +93,11 @@ func TestHostileAPIServers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			kc := hostileServer(t, tc.list)
 			start := time.Now()
-			_, err := Read(t.Context(), Options{Kubeconfig: kc, AllNamespaces: true, NoEvents: true, QPS: 1e6, Burst: 1e6, RequestTimeout: time.Second})
+			timeout := time.Second
+			if tc.name == "endless body" {
+				timeout = 0 // the size bound alone must end it
+			}
+			_, err := Read(t.Context(), Options{Kubeconfig: kc, AllNamespaces: true, NoEvents: true, QPS: 1e6, Burst: 1e6, RequestTimeout: timeout})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "listing ") {
 				t.Errorf("Read: %v, want an error naming the kind with %q", err, tc.want)
 			}

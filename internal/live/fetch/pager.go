@@ -3,6 +3,8 @@ package fetch
 import (
 	"fmt"
 	"hash/maphash"
+	"io"
+	"net/http"
 )
 
 // Bounds on one list, whatever the server says: a server that repeats a
@@ -48,4 +50,38 @@ func (p *pager) next(token string, objects int) error {
 	}
 	p.seen[h] = true
 	return nil
+}
+
+// MaxResponseBytes bounds one response body: a page of DefaultPageSize
+// pods is tens of MiB in protobuf; a server that sends without end stops
+// here (client-go reads a body whole before decoding it).
+const MaxResponseBytes = 128 << 20
+
+// boundedBody cuts every response body at MaxResponseBytes.
+type boundedBody struct{ next http.RoundTripper }
+
+func (b boundedBody) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := b.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &capped{ReadCloser: resp.Body, left: MaxResponseBytes}
+	return resp, nil
+}
+
+type capped struct {
+	io.ReadCloser
+	left int64
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, fmt.Errorf("the API server's response is larger than %d MiB; stopped reading", MaxResponseBytes>>20)
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.ReadCloser.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
