@@ -40,7 +40,9 @@ FUZZ_TARGETS := \
 	./internal/webhook:FuzzReview \
 	./internal/fix:FuzzFixRoundTrip \
 	./internal/nodeconfig:FuzzParseValidate \
-	./internal/nodeconfig/generate:FuzzGenerate
+	./internal/nodeconfig/generate:FuzzGenerate \
+	./internal/cluster:FuzzLoad \
+	./internal/report:FuzzClean
 FUZZTIME ?= 5m
 
 fuzz: fuzz-targets

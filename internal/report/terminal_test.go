@@ -99,3 +99,24 @@ func TestTextRenderersNeutraliseControls(t *testing.T) {
 		t.Run(format, func(t *testing.T) { checkTerminalSafe(t, b.String()) })
 	}
 }
+
+// FuzzClean: whatever a cluster or registry sends, the cleaned text holds
+// nothing a terminal acts on.
+func FuzzClean(f *testing.F) {
+	f.Add(hostile)
+	f.Add("plain")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Clean(s)
+		for i, r := range out {
+			if r == '\t' {
+				continue
+			}
+			if (r == utf8.RuneError && !strings.HasPrefix(out[i:], "\ufffd")) || dangerous(r) {
+				t.Fatalf("Clean(%q) = %q keeps %q", s, out, r)
+			}
+		}
+		if !needsCleaning(s) && out != s {
+			t.Fatalf("Clean changed %q, which needs no cleaning, to %q", s, out)
+		}
+	})
+}
