@@ -106,3 +106,26 @@ func TestUnwritableCache(t *testing.T) {
 		t.Errorf("%d warnings, want 1:\n%s", got, warnings.String())
 	}
 }
+
+// TestNoCacheFolder: without HOME or XDG_CACHE_HOME there is no cache
+// folder; images still resolve, with one warning (offline, it is an error:
+// the cache is all there is).
+func TestNoCacheFolder(t *testing.T) {
+	s, refs := start(t)
+	t.Setenv("HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	var warnings bytes.Buffer
+	r, err := New(Options{Insecure: []string{s.Host}, Backoff: time.Millisecond, Warnings: &warnings})
+	if err != nil {
+		t.Fatalf("New without a cache folder: %v", err)
+	}
+	if _, err := r.Lookup(refs["multi"]); err != nil {
+		t.Errorf("resolving without a cache folder: %v", err)
+	}
+	if got := strings.Count(warnings.String(), "warning:"); got != 1 {
+		t.Errorf("%d warnings, want 1:\n%s", got, warnings.String())
+	}
+	if _, err := New(Options{Offline: true}); err == nil {
+		t.Error("--offline without a cache folder: no error")
+	}
+}

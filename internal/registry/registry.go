@@ -80,12 +80,13 @@ func New(o Options) (*Resolver, error) {
 		o.Transport = t
 	}
 	o.Transport = bounded{o.Transport}
+	var noCache error
 	if o.CacheDir == "" {
 		d, err := defaultCacheDir()
-		if err != nil {
-			return nil, err
+		if err != nil && o.Offline {
+			return nil, err // offline, the cache is all there is
 		}
-		o.CacheDir = d
+		o.CacheDir, noCache = d, err
 	}
 	keys, err := keychain(o.ConfigFile)
 	if err != nil {
@@ -95,7 +96,11 @@ func New(o Options) (*Resolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Resolver{o: o, keys: keys, puller: puller, cache: cache{o.CacheDir}, sem: make(chan struct{}, o.Jobs), calls: map[string]*call{}}, nil
+	r := &Resolver{o: o, keys: keys, puller: puller, cache: cache{o.CacheDir}, sem: make(chan struct{}, o.Jobs), calls: map[string]*call{}}
+	// No cache folder at all (no HOME, no XDG_CACHE_HOME): resolve
+	// without one, as with an unwritable one.
+	r.cacheWrote(noCache)
+	return r, nil
 }
 
 // Lookup resolves ref, once per run: later and concurrent callers share
