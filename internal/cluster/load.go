@@ -33,7 +33,7 @@ func Load(path string) (*Cluster, error) {
 		if me, ok := err.(*manifest.Error); ok {
 			return nil, me
 		}
-		return nil, manifest.ReadError(path, errors.Unwrap(err))
+		return nil, manifest.ReadError(path, err)
 	}
 	ins, inErrs := manifest.Inputs([]string{path}, nil)
 	if len(inErrs) > 0 {

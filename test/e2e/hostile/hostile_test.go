@@ -273,6 +273,13 @@ func TestFiles(t *testing.T) {
 		{"generate with a newline in the version", []string{"nodeconfig", "generate", "-f", node, "--out-dir", t.TempDir()}, 2, "kubernetesVersion:"},
 		{"simulate 100000000 nodes", []string{"simulate", "--cluster", cluster, "../../../examples/iis-site.yaml"}, 2, "over the 5000 nodes"},
 		{"simulate with a FIFO cluster", []string{"simulate", "--cluster", fifo, "../../../examples/iis-site.yaml"}, 2, "not a regular file"},
+		// Every file flag: a FIFO blocked the open forever, /dev/zero read
+		// without end.
+		{"lint --config a FIFO", []string{"lint", "--config", fifo, "../../../examples/iis-site.yaml"}, 2, "not a regular file"},
+		{"nodeconfig validate --config /dev/zero", []string{"nodeconfig", "validate", "--config", "/dev/zero", wideJSON}, 2, "not a regular file"},
+		{"simulate --scheduler-config a FIFO", []string{"simulate", "--scheduler-config", fifo, "../../../examples/iis-site.yaml"}, 2, "not a regular file"},
+		{"images --registry-config /dev/zero", []string{"images", "--registry-config", "/dev/zero", "../../../examples/iis-site.yaml"}, 2, "not a regular file"},
+		{"webhook serve --config a FIFO", []string{"webhook", "serve", "--config", fifo, "--tls-cert", "/dev/zero", "--tls-key", "/dev/zero", "--addr", "127.0.0.1:0"}, 2, "not a regular file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			winkube(t, tc.args...).expect(t, tc.code, tc.want)
