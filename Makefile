@@ -39,7 +39,10 @@ FUZZ_TARGETS := \
 	./internal/engine:FuzzEngine \
 	./internal/webhook:FuzzReview \
 	./internal/fix:FuzzFixRoundTrip \
-	./internal/nodeconfig:FuzzParseValidate
+	./internal/nodeconfig:FuzzParseValidate \
+	./internal/nodeconfig/generate:FuzzGenerate \
+	./internal/cluster:FuzzLoad \
+	./internal/report:FuzzClean
 FUZZTIME ?= 5m
 
 fuzz: fuzz-targets

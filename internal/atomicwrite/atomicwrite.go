@@ -26,16 +26,32 @@ var ErrNotRegular = errors.New("is not a regular file")
 // (opening it for writing is the check, so a read-only file stays
 // read-only for users who cannot write it), never a symbolic link.
 func File(path string, data []byte, perm fs.FileMode) error {
-	if err := write(path, data, perm); err != nil {
+	if err := write(path, data, perm, false); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }
 
-func write(path string, data []byte, perm fs.FileMode) error {
+// Secret is File for key material: the new file has exactly perm, set on
+// the temporary file before any byte is written, whatever mode a file
+// already at path had (an existing 0644 key becomes 0600), and a symbolic
+// link at path is refused, never followed.
+func Secret(path string, data []byte, perm fs.FileMode) error {
+	if err := write(path, data, perm, true); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// write replaces path; exact gives the new file perm even when path
+// exists with another mode.
+func write(path string, data []byte, perm fs.FileMode, exact bool) error {
 	mode, owner, err := existing(path, perm)
 	if err != nil {
 		return err
+	}
+	if exact {
+		mode, owner = perm, nil
 	}
 	dir := filepath.Dir(path)
 	tmp, err := createTemp(dir, "."+filepath.Base(path)+".winkube-*")
@@ -50,10 +66,12 @@ func write(path string, data []byte, perm fs.FileMode) error {
 			os.Remove(name)
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	// The mode is set before the data arrives: a key is never readable by
+	// others, not even for a moment.
+	if err := tmp.Chmod(mode); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(mode); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		return err
 	}
 	if owner != nil {

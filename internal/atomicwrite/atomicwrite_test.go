@@ -187,3 +187,37 @@ func TestKillDuringWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestSecret: key material gets exactly its mode, even over a file that
+// was readable by others, and a planted link is refused with its target
+// left as it was (mode and content).
+func TestSecret(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "tls.key")
+	if err := os.WriteFile(key, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Secret(key, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(key); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v over an existing 0644 file, want 0600", st.Mode().Perm())
+	}
+	target := filepath.Join(dir, "elsewhere")
+	if err := os.WriteFile(target, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "planted.key")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := Secret(link, []byte("secret"), 0o600); !errors.Is(err, ErrSymlink) {
+		t.Errorf("Secret through a link: %v, want ErrSymlink", err)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+		t.Errorf("link target's mode became %v", st.Mode().Perm())
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep" {
+		t.Errorf("link target was written: %q", data)
+	}
+}

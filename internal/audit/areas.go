@@ -6,11 +6,13 @@ import (
 
 // Area is the readiness of one part of the cluster.
 type Area struct {
-	Name     string `json:"name"`
-	Status   string `json:"status"` // ready, at-risk or not-ready
-	Errors   int    `json:"errors"`
-	Warnings int    `json:"warnings"`
-	Infos    int    `json:"infos"`
+	Name   string `json:"name"`
+	Status string `json:"status"` // ready, at-risk, not-ready, or unknown when a kind it reads could not be listed
+	// Unread names the kinds this area reads that could not be listed.
+	Unread   []string `json:"unread,omitempty"`
+	Errors   int      `json:"errors"`
+	Warnings int      `json:"warnings"`
+	Infos    int      `json:"infos"`
 }
 
 // areaOf maps a rule's category to the readiness area it counts in.
@@ -26,6 +28,22 @@ func areaOf(c rule.Category, id string) string {
 		return AreaCapacity
 	}
 	return AreaSecurity // identity, linux-only fields, API rejections, services, input
+}
+
+// readBy lists the areas whose judgement needs the kind.
+func readBy(kind string) []string {
+	switch kind {
+	case "nodes":
+		return []string{AreaNodes, AreaPlacement, AreaCapacity}
+	case "runtimeclasses":
+		return []string{AreaPlacement}
+	case "services", "namespaces":
+		return []string{AreaSecurity}
+	case "events":
+		return nil
+	}
+	// pods and the workload kinds
+	return []string{AreaPlacement, AreaImages, AreaSecurity, AreaCapacity}
 }
 
 // Areas sums the unsuppressed findings per area.
@@ -55,8 +73,15 @@ func Areas(res *Result) []Area {
 			a.Infos++
 		}
 	}
+	for _, kind := range res.Unread {
+		for _, n := range readBy(kind) {
+			idx[n].Unread = append(idx[n].Unread, kind)
+		}
+	}
 	for i := range out {
 		switch a := &out[i]; {
+		case len(a.Unread) > 0:
+			a.Status = "unknown"
 		case a.Errors > 0:
 			a.Status = "not-ready"
 		case a.Warnings > 0:

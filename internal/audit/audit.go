@@ -41,6 +41,9 @@ type Result struct {
 	Headroom []Headroom
 	Areas    []Area
 	Notes    []string
+	// Unread lists the kinds that could not be listed; the areas that
+	// depend on them are "unknown", never "ready".
+	Unread []string
 }
 
 // Headroom is how many more replicas of a workload fit.
@@ -122,6 +125,7 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 	res.Objects = len(tops) + len(s.Nodes)
 	f := Derive(s, m, tops)
 	for _, d := range s.Denied {
+		res.Unread = append(res.Unread, d.Resource)
 		res.Findings = append(res.Findings, rule.Finding{Rule: PermissionDenied.ID, Severity: PermissionDenied.Severity,
 			Message: fmt.Sprintf("cannot list %s: %s", d.Resource, d.Err), Hint: d.Permission(), Object: &clusterObject})
 	}

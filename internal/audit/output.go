@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/simulate"
@@ -90,19 +91,23 @@ func Text(w io.Writer, res *Result, tool string, opts report.Options) error {
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "\ncluster: %d nodes, %d pods, API server %s (modelled as Kubernetes %s)\n", res.Nodes, res.Pods, res.Server, res.Model.V)
+	fmt.Fprintf(bw, "\ncluster: %d nodes, %d pods, API server %s (modelled as Kubernetes %s)\n", res.Nodes, res.Pods, report.Clean(res.Server), res.Model.V)
 	fmt.Fprintln(bw, "readiness:")
 	for _, a := range res.Areas {
-		fmt.Fprintf(bw, "  %-10s %-9s %d errors, %d warnings\n", a.Name, a.Status, a.Errors, a.Warnings)
+		fmt.Fprintf(bw, "  %-10s %-9s %d errors, %d warnings", a.Name, a.Status, a.Errors, a.Warnings)
+		if len(a.Unread) > 0 {
+			fmt.Fprintf(bw, " (could not list %s)", strings.Join(a.Unread, ", "))
+		}
+		fmt.Fprintln(bw)
 	}
 	if len(res.Headroom) > 0 {
 		fmt.Fprintln(bw, "headroom (more replicas that fit):")
 		for _, h := range res.Headroom {
-			fmt.Fprintf(bw, "  %s: %d\n", h.Workload, h.MoreFit)
+			fmt.Fprintf(bw, "  %s: %d\n", report.Clean(h.Workload), h.MoreFit)
 		}
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(bw, "note: %s\n", n)
+		fmt.Fprintf(bw, "note: %s\n", report.Clean(n))
 	}
 	return bw.Flush()
 }

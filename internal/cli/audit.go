@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -95,6 +97,11 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 	})
 	if err != nil {
 		return err
+	}
+	if len(res.Unread) > 0 {
+		// The report is written; the run still failed to read what it
+		// reports on, which the exit status must say.
+		return fmt.Errorf("could not list %s: areas that read them are unknown, not ready (see the permission-denied findings)", strings.Join(res.Unread, ", "))
 	}
 	return o.failGate.exit(res.Findings)
 }

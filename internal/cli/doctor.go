@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -105,6 +106,13 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	})
 	if err != nil {
 		return err
+	}
+	if len(snap.Denied) > 0 {
+		var kinds []string
+		for _, d := range snap.Denied {
+			kinds = append(kinds, d.Resource)
+		}
+		return fmt.Errorf("could not list %s: pods or evidence the diagnosis needs were not read", strings.Join(kinds, ", "))
 	}
 	if rep.Unhealthy > 0 {
 		return exitError{ExitFindings}

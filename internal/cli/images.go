@@ -15,6 +15,7 @@ import (
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/registry"
+	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -127,7 +128,7 @@ func (o *imagesOptions) imageRefs(args []string) ([]string, error) {
 		if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
 			continue
 		}
-		fmt.Fprintf(o.streams.Err, "error: %v\n", e)
+		fmt.Fprintf(o.streams.Err, "error: %s\n", report.CleanLines(e.Error()))
 		failed = true
 	}
 	if failed {
@@ -242,7 +243,7 @@ func writeImagesText(w io.Writer, rows []imageRow) error {
 			if hv == "" {
 				hv = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", label(r), pool, p.Process, hv)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", report.Clean(label(r)), report.Clean(pool), report.Clean(p.Process), report.Clean(hv))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -252,7 +253,7 @@ func writeImagesText(w io.Writer, rows []imageRow) error {
 		fmt.Fprintf(w, "\n%d image(s) could not be resolved:\n", len(failed))
 	}
 	for _, r := range failed {
-		fmt.Fprintf(w, "  %s: %s\n    %s\n", label(r), r.Error, r.Hint)
+		fmt.Fprintf(w, "  %s: %s\n    %s\n", report.Clean(label(r)), report.Clean(r.Error), report.Clean(r.Hint))
 	}
 	return nil
 }

@@ -12,7 +12,8 @@ import (
 
 // liveFlags are kubectl's connection flags, shared by audit and doctor.
 type liveFlags struct {
-	opts fetch.Options
+	opts           fetch.Options
+	requestTimeout string
 }
 
 func (l *liveFlags) addFlags(f *pflag.FlagSet) {
@@ -22,6 +23,8 @@ func (l *liveFlags) addFlags(f *pflag.FlagSet) {
 	f.BoolVarP(&l.opts.AllNamespaces, "all-namespaces", "A", false, "read every namespace")
 	f.Float32Var(&l.opts.QPS, "qps", fetch.DefaultQPS, "API requests per second (client-go's default is 5)")
 	f.IntVar(&l.opts.Burst, "burst", fetch.DefaultBurst, "API request burst (client-go's default is 10)")
+	f.StringVar(&l.requestTimeout, "request-timeout", fetch.DefaultRequestTimeout.String(),
+		"the length of time to wait before giving up on a single server request, as kubectl's flag: a duration (1s, 2m) or seconds; 0 waits forever")
 }
 
 func (l *liveFlags) validate() error {
@@ -31,6 +34,11 @@ func (l *liveFlags) validate() error {
 	if l.opts.QPS <= 0 || l.opts.Burst <= 0 {
 		return usagef("--qps and --burst must be positive")
 	}
+	d, err := fetch.ParseRequestTimeout(l.requestTimeout)
+	if err != nil {
+		return usagef("--request-timeout %q: %v", l.requestTimeout, err)
+	}
+	l.opts.RequestTimeout = d
 	return nil
 }
 

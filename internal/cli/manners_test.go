@@ -41,7 +41,7 @@ func commands(t *testing.T) []command {
 		{"fix", []string{"fix", examples}, []int{ExitClean, ExitError}, "files"},
 		{"rules", []string{"rules"}, []int{ExitClean}, "id"},
 		{"rules explain", []string{"rules", "explain", "missing-os-pin"}, []int{ExitClean}, "why"},
-		{"webhook certs", []string{"webhook", "certs", "--service", "s", "-n", "ns", "--out-dir", certs}, []int{ExitClean}, "caBundle"},
+		{"webhook certs", []string{"webhook", "certs", "--service", "s", "-n", "ns", "--out-dir", certs, "--force"}, []int{ExitClean}, "caBundle"},
 		{"nodeconfig validate", []string{"nodeconfig", "validate", "../nodeconfig/testdata/cases/kubelet-bad"}, []int{ExitFindings}, "findings"},
 		// --offline with an empty cache: every image is a finding, no network.
 		{"images", []string{"images", "--offline", "--registry-cache", t.TempDir(), examples}, []int{ExitFindings}, "images"},
@@ -204,7 +204,7 @@ pools:
 		{"lint", "--fail-on", "none", "--cluster", cluster, examples},
 		{"simulate", "--cluster", cluster, "-"},
 		{"fix", "-"},
-		{"webhook", "certs", "--service", "s", "-n", "ns", "--out-dir", certs},
+		{"webhook", "certs", "--service", "s", "-n", "ns", "--out-dir", certs, "--force"}, // run repeatedly: --force replaces
 	} {
 		_, _, loud := run(t, false, cleanApp, args...)
 		if loud == "" {

@@ -187,9 +187,9 @@ func (o *nodeValidateOptions) run(args []string) error {
 	var files []*nodeconfig.File
 	var findings []rule.Finding
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := nodeconfig.ReadFile(p)
 		if err != nil {
-			findings = append(findings, nodeconfig.InputFinding(&nodeconfig.LoadError{File: p, Msg: "cannot read: " + err.Error()}))
+			findings = append(findings, loadFindings(err)...)
 			continue
 		}
 		f, err := nodeconfig.Parse(p, data)

@@ -39,7 +39,7 @@ func (r *registryFlags) addRegistryFlags(f *pflag.FlagSet, withResolve bool) {
 // resolver returns the registry resolver, nil when images are not
 // resolved. The progress line goes to stderr only on a terminal.
 func (r *registryFlags) resolver(s Streams, quiet bool) (*registry.Resolver, error) {
-	o := registry.Options{ConfigFile: r.config, Insecure: r.insecure, Offline: r.offline, CacheDir: r.cacheDir, TagTTL: r.tagTTL, Timeout: r.timeout}
+	o := registry.Options{ConfigFile: r.config, Insecure: r.insecure, Offline: r.offline, CacheDir: r.cacheDir, TagTTL: r.tagTTL, Timeout: r.timeout, Warnings: s.Err}
 	if !quiet && s.ErrIsTerminal() {
 		o.Progress = s.Err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/version"
 )
 
@@ -74,7 +75,8 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	case errors.As(err, &ee):
 		return ee.code
 	}
-	fmt.Fprintf(s.Err, "error: %v\n", err)
+	// API servers and registries write into errors; they reach a terminal.
+	fmt.Fprintf(s.Err, "error: %s\n", report.CleanLines(err.Error()))
 	return ExitError
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -94,7 +93,7 @@ func (o *simulateOptions) validate() error {
 		return usagef("--tie-runs %d: want 0 or more", o.tieRuns)
 	}
 	if o.schedulerConfig != "" {
-		data, err := os.ReadFile(o.schedulerConfig)
+		data, err := manifest.ReadFile(o.schedulerConfig, manifest.MaxConfigSize)
 		if err != nil {
 			return usagef("--scheduler-config: %v", err)
 		}

@@ -156,7 +156,7 @@ type webhookCertsOptions struct {
 	service, namespace, outDir string
 	validFor                   time.Duration
 	sans                       []string
-	caBundle                   bool
+	caBundle, force            bool
 	streams                    Streams
 }
 
@@ -169,11 +169,16 @@ func newWebhookCertsCommand(s Streams) *cobra.Command {
 NAME.NS, NAME.NS.svc.cluster.local, and any --san), for tests and first
 installs. Writes ca.crt, tls.crt and tls.key (mode 0600) to --out-dir; the
 webhook configurations' caBundle is ca.crt in base64, which --ca-bundle prints
-on stdout (-o text), and -o json prints with the paths of the files. In
+on stdout (-o text), and -o json prints with the paths of the files.
+
+An existing ca.crt, tls.crt or tls.key is left alone and the command fails:
+a new CA no longer verifies the certificate already in the Secret, nor the
+Secret's new certificate against the caBundle already installed. --force
+replaces them (read the caBundle from the new ca.crt afterwards). In
 production, prefer cert-manager: serve reloads rotated files.`,
 		Example: `  winkube webhook certs --service winkube-webhook --namespace winkube-system --out-dir certs
   kubectl -n winkube-system create secret tls winkube-webhook-tls --cert certs/tls.crt --key certs/tls.key
-  CA_BUNDLE=$(winkube webhook certs --service winkube-webhook --namespace winkube-system --out-dir certs --ca-bundle)`,
+  CA=$(base64 -w0 < certs/ca.crt)`,
 		Args: cobra.NoArgs,
 		RunE: func(_ *cobra.Command, _ []string) error {
 			if err := o.output.validate(); err != nil {
@@ -192,6 +197,7 @@ production, prefer cert-manager: serve reloads rotated files.`,
 	f.DurationVar(&o.validFor, "valid-for", webhook.DefaultCertValidity, "validity of the certificates")
 	f.StringArrayVar(&o.sans, "san", nil, "extra DNS name or IP address for the serving certificate (repeatable)")
 	f.BoolVar(&o.caBundle, "ca-bundle", false, "print the caBundle (ca.crt in base64) on stdout")
+	f.BoolVar(&o.force, "force", false, "replace an existing ca.crt, tls.crt and tls.key (the installed caBundle stops verifying)")
 	o.output.addFlags(f, "result", "text", "json")
 	return cmd
 }
@@ -201,21 +207,28 @@ func (o *webhookCertsOptions) run() error {
 	if err != nil {
 		return usageError{err}
 	}
+	names := []string{"ca.crt", "tls.crt", "tls.key"}
+	if !o.force {
+		for _, name := range names {
+			path := filepath.Join(o.outDir, name)
+			if _, err := os.Lstat(path); err == nil {
+				return usagef("%s already exists: a new CA stops the installed caBundle from verifying the webhook; keep it, or pass --force to replace ca.crt, tls.crt and tls.key", path)
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("checking %s: %w", path, err)
+			}
+		}
+	}
 	if err := os.MkdirAll(o.outDir, 0o755); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		data []byte
-		mode os.FileMode
-	}{{"ca.crt", ca, 0o644}, {"tls.crt", cert, 0o644}, {"tls.key", key, 0o600}} {
-		path := filepath.Join(o.outDir, f.name)
-		// The write keeps an existing file's mode: set it first, so the
-		// key is never readable by others, not even for a moment.
-		if err := os.Chmod(path, f.mode); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("writing %s: %w", path, err)
+	for i, data := range [][]byte{ca, cert, key} {
+		// The final mode is set on the temporary file before the key is
+		// written; a link planted at the path is refused, not followed.
+		mode := os.FileMode(0o644)
+		if names[i] == "tls.key" {
+			mode = 0o600
 		}
-		if err := atomicwrite.File(path, f.data, f.mode); err != nil {
+		if err := atomicwrite.Secret(filepath.Join(o.outDir, names[i]), data, mode); err != nil {
 			return err
 		}
 	}

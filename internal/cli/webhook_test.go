@@ -127,3 +127,55 @@ func (s *webhookLog) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestWebhookCertsRefusesOverwrite: a second run would replace the CA
+// that the installed caBundle trusts; without --force it changes nothing
+// and exits 2, with --force it rewrites the key as 0600 even where a
+// 0644 key was, and a planted link is refused, its target untouched.
+func TestWebhookCertsRefusesOverwrite(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "certs")
+	args := []string{"certs", "--service", "wh", "-n", "ns", "--out-dir", dir}
+	if code, _, errOut := runWebhook(t.Context(), args...); code != ExitClean {
+		t.Fatalf("first run: exit %d: %s", code, errOut)
+	}
+	ca, _ := os.ReadFile(filepath.Join(dir, "ca.crt"))
+	code, _, errOut := runWebhook(t.Context(), args...)
+	if code != ExitError || !strings.Contains(errOut, "ca.crt already exists") || !strings.Contains(errOut, "--force") {
+		t.Errorf("second run without --force: exit %d, stderr %q; want 2 naming ca.crt and --force", code, errOut)
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "ca.crt")); !bytes.Equal(again, ca) {
+		t.Error("ca.crt was replaced without --force")
+	}
+	key := filepath.Join(dir, "tls.key")
+	if err := os.Chmod(key, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runWebhook(t.Context(), append(args, "--force")...); code != ExitClean {
+		t.Fatalf("--force: exit %d: %s", code, errOut)
+	}
+	if st, _ := os.Stat(key); st.Mode().Perm() != 0o600 {
+		t.Errorf("tls.key mode %v after --force over a 0644 key, want 0600", st.Mode().Perm())
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "ca.crt")); bytes.Equal(again, ca) {
+		t.Error("--force did not write a new CA")
+	}
+	// A link planted where the key goes: neither followed nor chmodded.
+	target := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(target, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(key)
+	if err := os.Symlink(target, key); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if code, _, _ := runWebhook(t.Context(), append(args, "--force")...); code == ExitClean {
+		t.Error("--force wrote through a planted link")
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+		t.Errorf("the link's target became %v", st.Mode().Perm())
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep" {
+		t.Errorf("the link's target was written: %q", data)
+	}
+}

@@ -3,7 +3,6 @@ package cluster
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -29,8 +28,11 @@ type file struct {
 // `kubectl get nodes -o yaml` prints them. Every problem is reported at
 // once, each naming the file and line.
 func Load(path string) (*Cluster, error) {
-	data, err := os.ReadFile(path)
+	data, err := manifest.ReadFile(path, 0)
 	if err != nil {
+		if me, ok := err.(*manifest.Error); ok {
+			return nil, me
+		}
 		return nil, manifest.ReadError(path, err)
 	}
 	ins, inErrs := manifest.Inputs([]string{path}, nil)

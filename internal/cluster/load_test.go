@@ -126,6 +126,18 @@ pools:
   memory: 1Gi
   reserved: {cpu: "2", gpu: "1"}
 `, []string{`pools[0].reserved[cpu]: 2 reserves all of the node's 1`, `pools[0].reserved[gpu]: the node has no such resource`}},
+		// A 300-byte file once allocated 100000000 nodes until the OOM killer.
+		{"count past any cluster", `apiVersion: winkube.io/v1alpha1
+kind: Cluster
+pools:
+- {name: a, count: 100000000, os: linux, cpu: "1", memory: 1Gi}
+`, []string{`:4:13: pools[0].count: 100000000 is over the 5000 nodes a Kubernetes cluster supports`}},
+		{"counts past any cluster together", `apiVersion: winkube.io/v1alpha1
+kind: Cluster
+pools:
+- {name: a, count: 3000, os: linux, cpu: "1", memory: 1Gi}
+- {name: b, count: 3000, os: linux, cpu: "1", memory: 1Gi}
+`, []string{`pools: 6000 nodes in all is over the 5000 nodes`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

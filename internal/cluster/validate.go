@@ -28,6 +28,7 @@ func (c *Cluster) Problems() []manifest.Problem {
 		add("pools", "at least one pool is required")
 	}
 	names := map[string]bool{}
+	total := 0
 	for i := range c.Pools {
 		p := &c.Pools[i]
 		at := fmt.Sprintf("pools[%d]", i)
@@ -42,9 +43,13 @@ func (c *Cluster) Problems() []manifest.Problem {
 			}
 		}
 		names[p.Name] = true
-		if p.Count < 0 {
+		switch {
+		case p.Count < 0:
 			add(at+".count", "must not be negative")
+		case p.Count > MaxNodes:
+			add(at+".count", "%d is over the %d nodes a Kubernetes cluster supports (kubernetes.io/docs/setup/best-practices/cluster-large/); the simulator models each node", p.Count, MaxNodes)
 		}
+		total += max(p.Count, 0)
 		switch p.OS {
 		case "linux":
 			if p.WindowsBuild != "" {
@@ -74,8 +79,18 @@ func (c *Cluster) Problems() []manifest.Problem {
 			}
 		}
 	}
+	if total > MaxNodes && len(c.Pools) > 1 {
+		add("pools", "%d nodes in all is over the %d nodes a Kubernetes cluster supports (kubernetes.io/docs/setup/best-practices/cluster-large/)", total, MaxNodes)
+	}
 	return errs
 }
+
+// MaxNodes is the largest cluster Kubernetes supports ("No more than 5,000
+// nodes", kubernetes.io/docs/setup/best-practices/cluster-large/). The
+// simulator materialises every node, so a count past it is refused before
+// any is built: 100000000 in a 300-byte file otherwise ran to the OOM
+// killer.
+const MaxNodes = 5000
 
 // resourceProblems checks the instance size and what is reserved from it.
 func (p *Pool) resourceProblems(at string) []manifest.Problem {

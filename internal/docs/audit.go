@@ -112,9 +112,16 @@ const auditIntro = "`winkube audit` and `winkube doctor` read a live cluster wit
 	"}\n" +
 	"```\n\n" +
 	"Areas (readiness per area: `ready`, `at-risk` with warnings, `not-ready` with\n" +
-	"errors): `nodes` (node rules, permissions), `placement`, `images`, `security`\n" +
-	"(identity, Linux-only fields, API rejections, services), `capacity` (resources,\n" +
-	"reserve, node counts).\n\n" +
+	"errors, `unknown` when a kind the area reads could not be listed, named in the\n" +
+	"area's `unread`): `nodes` (node rules, permissions), `placement`, `images`,\n" +
+	"`security` (identity, Linux-only fields, API rejections, services), `capacity`\n" +
+	"(resources, reserve, node counts).\n\n" +
+	"A run that could not list a kind it reads (a 403 or 401) writes its report and\n" +
+	"then exits 2 with `error: could not list ...`; doctor does the same. Every\n" +
+	"request to the API server times out after `--request-timeout` (default 1m0s;\n" +
+	"kubectl's semantics: seconds or a duration, 0 waits forever). A list that\n" +
+	"repeats a continue token, or runs past 10,000 pages or 300,000 objects of one\n" +
+	"kind, stops with an error naming the kind.\n\n" +
 	"## winkube doctor\n\n" +
 	"`winkube doctor [POD] [-n NS | -A]` looks at each unhealthy pod (Pending,\n" +
 	"ContainerCreating past `--creating-after` (5m), a container waiting in\n" +

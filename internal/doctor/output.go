@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/winkube/winkube/internal/report"
 )
 
 // APIVersion and Kind identify the JSON doctor report; docs/audit.md
@@ -57,16 +59,16 @@ func Text(w io.Writer, r *Report) error {
 				where += " (Windows " + d.NodeBuild + ")"
 			}
 		}
-		fmt.Fprintf(bw, "pod %s/%s%s [%s] (%s)\n", d.Pod.Namespace, d.Pod.Name, where, d.Cause, d.Owner)
-		fmt.Fprintf(bw, "  %s\n", d.Summary)
+		fmt.Fprintf(bw, "pod %s/%s%s [%s] (%s)\n", report.Clean(d.Pod.Namespace), report.Clean(d.Pod.Name), report.Clean(where), report.Clean(d.Cause), report.Clean(d.Owner))
+		fmt.Fprintf(bw, "  %s\n", report.Clean(d.Summary))
 		fmt.Fprintln(bw, "  evidence:")
 		for _, e := range d.Evidence {
-			fmt.Fprintf(bw, "    - %s\n", evidenceLine(e))
+			fmt.Fprintf(bw, "    - %s\n", report.Clean(evidenceLine(e)))
 		}
-		fmt.Fprintf(bw, "  why: %s\n", d.Explanation)
+		fmt.Fprintf(bw, "  why: %s\n", report.Clean(d.Explanation))
 		fmt.Fprintln(bw, "  steps:")
 		for j, s := range d.Steps {
-			fmt.Fprintf(bw, "    %d. %s\n", j+1, s)
+			fmt.Fprintf(bw, "    %d. %s\n", j+1, report.Clean(s))
 		}
 		fmt.Fprintln(bw, "  next:")
 		for _, c := range d.Commands {
@@ -74,7 +76,7 @@ func Text(w io.Writer, r *Report) error {
 			if c.Where != "" {
 				prefix = "(" + c.Shell + ", " + c.Where + ") "
 			}
-			fmt.Fprintf(bw, "    %s%s\n", prefix, c.Line)
+			fmt.Fprintf(bw, "    %s%s\n", report.Clean(prefix), report.Clean(c.Line))
 		}
 	}
 	fmt.Fprintf(bw, "%d pods checked, %d unhealthy, %d diagnoses\n", r.Checked, r.Unhealthy, len(r.Diagnoses))

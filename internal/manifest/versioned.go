@@ -3,7 +3,6 @@ package manifest
 import (
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 )
 
@@ -42,12 +41,19 @@ type problemError struct{ p Problem }
 func (e *problemError) Error() string { return e.p.Path + ": " + e.p.Msg }
 func (e *problemError) Unwrap() error { return ErrInvalid }
 
+// MaxConfigSize bounds a versioned configuration file.
+const MaxConfigSize = 64 << 20
+
 // LoadFile reads a versioned file (.winkube.yaml, a Cluster file, the
 // webhook config) and decodes it with DecodeFile. A file that cannot be
-// read is an ErrRead *Error naming it.
+// read is an ErrRead *Error naming it; one that is not a regular file
+// (a FIFO, /dev/zero) or is over MaxConfigSize is refused unread.
 func LoadFile(path string, v any, validate func() []Problem) error {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path, MaxConfigSize)
 	if err != nil {
+		if me, ok := err.(*Error); ok {
+			return me
+		}
 		return ReadError(path, err)
 	}
 	return DecodeFile(path, data, v, validate)

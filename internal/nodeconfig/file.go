@@ -34,7 +34,7 @@ const (
 type File struct {
 	Path string
 	Kind Kind
-	ix   index
+	ix   *index
 	// Exactly one of these is set, by Kind.
 	Kubelet   *kubeletv1beta1.KubeletConfiguration
 	KubeProxy *proxyv1alpha1.KubeProxyConfiguration
@@ -69,6 +69,11 @@ func Parse(path string, data []byte) (*File, error) {
 	switch {
 	case len(trimmed) == 0:
 		return nil, &LoadError{File: path, Line: 1, Column: 1, Msg: "file is empty"}
+	}
+	if err := checkDepth(path, data); err != nil {
+		return nil, err
+	}
+	switch {
 	case trimmed[0] == '{':
 		return parseJSON(path, data)
 	}
@@ -139,25 +144,23 @@ func loadErrors(path string, err error) error {
 	return errors.Join(out...)
 }
 
-func yamlIndex(root *manifest.Node) index {
-	ix := index{}
-	var walk func(n *manifest.Node, path string)
-	walk = func(n *manifest.Node, path string) {
+func yamlIndex(root *manifest.Node) *index {
+	ix := newIndex()
+	var walk func(n *manifest.Node, at int32)
+	walk = func(n *manifest.Node, at int32) {
 		switch n.Kind {
 		case manifest.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := child(path, n.Content[i].Value)
-				ix[k] = pos{n.Content[i].Line, n.Content[i].Column}
-				walk(n.Content[i+1], k)
+				k := n.Content[i]
+				walk(n.Content[i+1], ix.add(at, keySeg(k.Value), pos{k.Line, k.Column}))
 			}
 		case manifest.SequenceNode:
 			for i, c := range n.Content {
-				ix[item(path, i)] = pos{c.Line, c.Column}
-				walk(c, item(path, i))
+				walk(c, ix.add(at, itemSeg(i), pos{c.Line, c.Column}))
 			}
 		}
 	}
-	walk(root, "")
+	walk(root, 0)
 	return ix
 }
 
@@ -173,7 +176,17 @@ func parseJSON(path string, data []byte) (*File, error) {
 		}
 		return nil, &LoadError{File: path, Line: at.line, Column: at.col, Msg: "invalid JSON: " + err.Error()}
 	}
-	f := &File{Path: path, Tree: tree, ix: jsonIndex(data)}
+	// libcni reads one JSON value (json.Unmarshal): anything after it is
+	// an error there, and so here.
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		at := lineCol(data, int(dec.InputOffset())+bytes.Index(data[dec.InputOffset():], rest[:1]))
+		return nil, &LoadError{File: path, Line: at.line, Column: at.col, Msg: "invalid JSON: data after the top-level value (one configuration per file)"}
+	}
+	ix, err := jsonIndex(path, data)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Path: path, Tree: tree, ix: ix}
 	switch {
 	case tree["cniVersion"] != nil || tree["plugins"] != nil || tree["type"] != nil:
 		f.Kind = CNI

@@ -3,6 +3,7 @@ package nodeconfig
 import (
 	"fmt"
 	"net/netip"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -124,15 +125,25 @@ func runCNIConfDir(p *Pass) {
 	}
 }
 
-// nodeRel turns a Windows path on C: into a slash path relative to C:\.
+// nodeRel turns a Windows path into a slash path relative to C:\, as
+// Windows resolves it: either separator, repeated separators, . and ..
+// segments, the \\?\ and \\.\ device prefixes, a drive letter in either
+// case, a rooted path without a drive (on the system drive, C:). A path on
+// another drive has no place under C:\ and comes back as "D:" followed by
+// the rest, which no relative path equals. Callers compare the result
+// case-insensitively, as NTFS does by default.
 func nodeRel(p string) string {
 	p = strings.ReplaceAll(p, `\`, "/")
-	if len(p) >= 2 && p[1] == ':' {
-		p = p[2:]
+	for _, dev := range []string{"//?/", "//./"} {
+		p = strings.TrimPrefix(p, dev)
 	}
-	p = strings.Trim(p, "/")
-	for strings.Contains(p, "//") {
-		p = strings.ReplaceAll(p, "//", "/")
+	drive := ""
+	if len(p) >= 2 && p[1] == ':' {
+		drive, p = strings.ToUpper(p[:2]), p[2:]
+	}
+	p = strings.TrimPrefix(path.Clean("/"+p), "/")
+	if drive != "" && drive != "C:" {
+		return drive + "/" + p
 	}
 	return p
 }

@@ -19,6 +19,8 @@ import (
 //	DIR/manifests/sha256-<hex>   raw manifest or index; first line its media type
 //	DIR/configs/sha256-<hex>     raw config blob
 //	DIR/tags/<sha256 of repository:tag>.json
+//
+// A cache with no dir is none: every read misses, every write is dropped.
 type cache struct{ dir string }
 
 type tagEntry struct {
@@ -45,6 +47,9 @@ func (c cache) tagPath(key string) string {
 
 // tag returns the cached digest of repository:tag and when it was read.
 func (c cache) tag(key string) (tagEntry, bool) {
+	if c.dir == "" {
+		return tagEntry{}, false
+	}
 	b, err := os.ReadFile(c.tagPath(key))
 	if err != nil {
 		return tagEntry{}, false
@@ -62,6 +67,9 @@ func (c cache) putTag(key, digest string, now time.Time) error {
 }
 
 func (c cache) manifest(digest string) (mediaType string, raw []byte, ok bool) {
+	if c.dir == "" {
+		return "", nil, false
+	}
 	b, err := os.ReadFile(filepath.Join(c.dir, "manifests", digestFile(digest)))
 	if err != nil {
 		return "", nil, false
@@ -75,6 +83,9 @@ func (c cache) putManifest(digest, mediaType string, raw []byte) error {
 }
 
 func (c cache) config(digest string) ([]byte, bool) {
+	if c.dir == "" {
+		return nil, false
+	}
 	b, err := os.ReadFile(filepath.Join(c.dir, "configs", digestFile(digest)))
 	return b, err == nil && verified(digest, b)
 }
@@ -100,6 +111,9 @@ func (c cache) putConfig(digest string, raw []byte) error {
 // reference, so a torn write is a miss. (A temporary file and a rename
 // per write cost a third of a cold resolution.)
 func (c cache) write(path string, b []byte) error {
+	if c.dir == "" {
+		return nil
+	}
 	err := os.WriteFile(path, b, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {

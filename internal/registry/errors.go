@@ -23,6 +23,10 @@ const (
 	BadReference Kind = "invalid reference"
 	Unreachable  Kind = "unreachable"
 	Unavailable  Kind = "registry error"
+	// TooManyRedirects: a request redirected more than MaxRedirects times.
+	TooManyRedirects Kind = "too many redirects"
+	// TooLarge: a manifest, config or other response over its size limit.
+	TooLarge Kind = "response too large"
 )
 
 // Error is a failure to resolve one reference.
@@ -55,6 +59,10 @@ func (e *Error) ResolveHint() string {
 		return "run once without --offline to fill the cache"
 	case BadReference:
 		return "fix the image reference"
+	case TooManyRedirects:
+		return fmt.Sprintf("the registry %s redirects in a loop or too far: check its configuration or the proxy in front of it", e.Host)
+	case TooLarge:
+		return fmt.Sprintf("the registry %s sent more than any image manifest or config holds: check that the reference names an image and the host is a registry", e.Host)
 	}
 	return "retry later, or check the registry's status"
 }
@@ -62,6 +70,10 @@ func (e *Error) ResolveHint() string {
 // classify turns a fetch error into an *Error.
 func classify(ref, host string, err error) *Error {
 	e := &Error{Ref: ref, Host: host, Err: err, Kind: Unavailable}
+	if k, ok := boundKind(err); ok {
+		e.Kind = k
+		return e
+	}
 	var terr *transport.Error
 	var nerr net.Error
 	var operr *net.OpError

@@ -88,9 +88,7 @@ func (r *Resolver) fetch(ctx context.Context, ref string, p name.Reference) (*wi
 		return nil, err
 	}
 	digest := desc.Digest.String()
-	if err := r.cache.putManifest(digest, string(desc.MediaType), desc.Manifest); err != nil {
-		return nil, err
-	}
+	r.cacheWrote(r.cache.putManifest(digest, string(desc.MediaType), desc.Manifest))
 	var cfg []byte
 	if !desc.MediaType.IsIndex() {
 		m, err := v1.ParseManifest(bytes.NewReader(desc.Manifest))
@@ -106,9 +104,7 @@ func (r *Resolver) fetch(ctx context.Context, ref string, p name.Reference) (*wi
 			if cfg, err = readLayer(l); err != nil {
 				return nil, err
 			}
-			if err := r.cache.putConfig(m.Config.Digest.String(), cfg); err != nil {
-				return nil, err
-			}
+			r.cacheWrote(r.cache.putConfig(m.Config.Digest.String(), cfg))
 		}
 	}
 	res, err := platforms(ref, digest, string(desc.MediaType), desc.Manifest, cfg)
@@ -116,9 +112,7 @@ func (r *Resolver) fetch(ctx context.Context, ref string, p name.Reference) (*wi
 		return nil, &Error{Ref: ref, Kind: NotAnImage, Host: p.Context().RegistryStr(), Err: err}
 	}
 	if _, isTag := p.(name.Tag); isTag {
-		if err := r.cache.putTag(p.Name(), digest, r.o.now()); err != nil {
-			return nil, err
-		}
+		r.cacheWrote(r.cache.putTag(p.Name(), digest, r.o.now()))
 	}
 	return res, nil
 }
@@ -129,11 +123,18 @@ func readLayer(l v1.Layer) ([]byte, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(rc); err != nil {
-		return nil, err
+	return readAtMost(rc, MaxConfig, "the image config")
+}
+
+// cacheWrote notes a cache write's error: the cache only saves requests,
+// so an unwritable one is a warning, given once, and resolution goes on.
+func (r *Resolver) cacheWrote(err error) {
+	if err == nil || r.o.Warnings == nil {
+		return
 	}
-	return buf.Bytes(), nil
+	r.cacheWarn.Do(func() {
+		fmt.Fprintf(r.o.Warnings, "warning: %v; resolving without the cache (set --registry-cache DIR to a writable folder)\n", err)
+	})
 }
 
 // isImage reports whether a manifest describes a container image: an

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 
@@ -8,6 +9,8 @@ import (
 	"github.com/docker/cli/cli/config/configfile"
 	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
+
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 // keychain returns the Docker config keychain: $DOCKER_CONFIG/config.json
@@ -22,12 +25,11 @@ func keychain(file string) (authn.Keychain, error) {
 		}
 		return fileKeychain{cf}, nil
 	}
-	f, err := os.Open(file)
+	data, err := manifest.ReadFile(file, manifest.MaxConfigSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading registry config: %w", err)
 	}
-	defer f.Close()
-	cf, err := config.LoadFromReader(f)
+	cf, err := config.LoadFromReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("reading registry config %s: %w (want a Docker config.json)", file, err)
 	}

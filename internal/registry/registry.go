@@ -31,7 +31,9 @@ type Options struct {
 	Backoff    time.Duration // first retry delay (default 1s; tests shorten it)
 	Progress   io.Writer     // a progress line goes here when set (a TTY's stderr)
 	Transport  http.RoundTripper
-	now        func() time.Time
+	// Warnings receives a warning about the cache, once (stderr).
+	Warnings io.Writer
+	now      func() time.Time
 }
 
 // Resolver resolves references; it implements rule.ImageLookup.
@@ -45,6 +47,8 @@ type Resolver struct {
 	calls  map[string]*call // by repository:tag or repository@digest
 	done   atomic.Int64
 	total  atomic.Int64
+	// cacheWarn gives the unwritable cache's warning once.
+	cacheWarn sync.Once
 }
 
 type call struct {
@@ -75,12 +79,14 @@ func New(o Options) (*Resolver, error) {
 		t.MaxIdleConnsPerHost = o.Jobs
 		o.Transport = t
 	}
+	o.Transport = bounded{o.Transport}
+	var noCache error
 	if o.CacheDir == "" {
 		d, err := defaultCacheDir()
-		if err != nil {
-			return nil, err
+		if err != nil && o.Offline {
+			return nil, err // offline, the cache is all there is
 		}
-		o.CacheDir = d
+		o.CacheDir, noCache = d, err
 	}
 	keys, err := keychain(o.ConfigFile)
 	if err != nil {
@@ -90,7 +96,11 @@ func New(o Options) (*Resolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Resolver{o: o, keys: keys, puller: puller, cache: cache{o.CacheDir}, sem: make(chan struct{}, o.Jobs), calls: map[string]*call{}}, nil
+	r := &Resolver{o: o, keys: keys, puller: puller, cache: cache{o.CacheDir}, sem: make(chan struct{}, o.Jobs), calls: map[string]*call{}}
+	// No cache folder at all (no HOME, no XDG_CACHE_HOME): resolve
+	// without one, as with an unwritable one.
+	r.cacheWrote(noCache)
+	return r, nil
 }
 
 // Lookup resolves ref, once per run: later and concurrent callers share

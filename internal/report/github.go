@@ -23,12 +23,12 @@ func GitHub(w io.Writer, r *Report) error {
 			continue
 		}
 		var props []string
-		msg := f.Message
+		msg := Clean(f.Message)
 		switch {
 		case f.File == stdinName:
 			// No file in the workspace to annotate: the annotation goes to
 			// the run's summary, and the message says where.
-			msg = position(f) + ": " + msg
+			msg = Clean(position(f)) + ": " + msg
 		case f.File != "":
 			props = append(props, "file="+escapeProperty(githubPath(f.File)))
 			if f.Line > 0 {
@@ -40,7 +40,7 @@ func GitHub(w io.Writer, r *Report) error {
 		}
 		props = append(props, "title="+escapeProperty(f.Rule))
 		if f.Hint != "" {
-			msg += "\nhint: " + f.Hint
+			msg += "\nhint: " + Clean(f.Hint)
 		}
 		fmt.Fprintf(bw, "::%s %s::%s\n", githubLevel(f.Severity), strings.Join(props, ","), escapeData(msg))
 	}
@@ -72,4 +72,4 @@ var (
 )
 
 func escapeData(s string) string     { return dataEscaper.Replace(s) }
-func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
+func escapeProperty(s string) string { return Clean(propertyEscaper.Replace(s)) }

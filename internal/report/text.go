@@ -20,9 +20,9 @@ func Text(w io.Writer, r *Report, opts Options) error {
 			continue
 		}
 		sev := paintSeverity(opts.Color, f.Severity, f.Severity.String())
-		fmt.Fprintf(bw, "%s: %s: %s %s\n", position(f), sev, f.Message, paint(Dim, "["+f.Rule+"]"))
+		fmt.Fprintf(bw, "%s: %s: %s %s\n", Clean(position(f)), sev, Clean(f.Message), paint(Dim, "["+Clean(f.Rule)+"]"))
 		if f.Hint != "" && hints[hintKey{f.Rule, f.Hint}] < repeatedHint {
-			fmt.Fprintf(bw, "    %s %s\n", paint(Dim, "hint:"), f.Hint)
+			fmt.Fprintf(bw, "    %s %s\n", paint(Dim, "hint:"), Clean(f.Hint))
 		}
 	}
 	writeHints(bw, r.Findings, hints, func(s string) string { return paint(Dim, s) })

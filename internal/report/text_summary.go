@@ -35,7 +35,7 @@ func writeHints(w io.Writer, fs []rule.Finding, counts map[hintKey]int, dim func
 			continue
 		}
 		done[k] = true
-		fmt.Fprintf(w, "%s %s (%d findings of %s)\n", dim("hint:"), f.Hint, counts[k], f.Rule)
+		fmt.Fprintf(w, "%s %s (%d findings of %s)\n", dim("hint:"), Clean(f.Hint), counts[k], Clean(f.Rule))
 	}
 }
 
@@ -83,6 +83,6 @@ func writeRuleTable(w io.Writer, fs []rule.Finding) {
 	})
 	fmt.Fprintf(w, "\n%-*s  %6s  %8s  %4s\n", width, "rule", "errors", "warnings", "info")
 	for _, r := range list {
-		fmt.Fprintf(w, "%-*s  %6d  %8d  %4d\n", width, r.id, r.sev[0], r.sev[1], r.sev[2])
+		fmt.Fprintf(w, "%-*s  %6d  %8d  %4d\n", width, Clean(r.id), r.sev[0], r.sev[1], r.sev[2])
 	}
 }

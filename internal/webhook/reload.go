@@ -4,11 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/winkube/winkube/internal/rule"
+
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 // configSource loads the config file and notices when its content changes.
@@ -26,7 +27,7 @@ func (c *configSource) load() (*policy, error) {
 	if c.path == "" {
 		return compile("defaults", defaultConfig(), c.extra)
 	}
-	data, err := os.ReadFile(c.path)
+	data, err := manifest.ReadFile(c.path, manifest.MaxConfigSize)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +56,7 @@ func (c *configSource) changed() (*policy, error) {
 	if c.path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(c.path)
+	data, err := manifest.ReadFile(c.path, manifest.MaxConfigSize)
 	if err != nil {
 		return nil, err
 	}

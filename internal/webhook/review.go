@@ -26,13 +26,22 @@ func (s *server) admissionHandler(endpoint string) http.Handler {
 			s.metrics.requests.WithLabelValues(endpoint, kind, result).Inc()
 			s.metrics.duration.WithLabelValues(endpoint).Observe(time.Since(start).Seconds())
 		}()
-		if n := s.bodyWeight(r); n > 0 {
-			if err := s.gate.acquire(r.Context(), n); err != nil {
-				return // the client went away while waiting
+		// The body is read before the gate, so a client that sends slowly
+		// holds only the bytes it has sent (for at most the connection's
+		// read timeout), never the gate that large reviews wait on.
+		body, st := s.readBody(w, r)
+		if st == nil {
+			if n := s.bodyWeight(int64(len(body))); n > 0 {
+				if err := s.gate.acquire(r.Context(), n); err != nil {
+					return // the client went away while waiting
+				}
+				defer s.gate.release(n)
 			}
-			defer s.gate.release(n)
 		}
-		review, st := s.readReview(w, r)
+		var review *admissionv1.AdmissionReview
+		if st == nil {
+			review, st = decodeReview(body)
+		}
 		if st != nil {
 			s.log.Info("malformed admission review", "endpoint", endpoint, "remote", r.RemoteAddr, "code", st.Code, "error", st.Message)
 			writeStatus(w, st)
@@ -85,24 +94,25 @@ func (s *server) safeAdmit(endpoint string, req *admissionv1.AdmissionRequest, l
 	return s.admit(endpoint, req, log)
 }
 
-// bodyWeight is what a request counts against the decoding gate: its
-// body's size when large (the limit when unknown), 0 when small.
-func (s *server) bodyWeight(r *http.Request) int64 {
-	n := r.ContentLength
-	if n < 0 {
-		n = s.maxBytes
-	}
+// bodyWeight is what a body of n bytes counts against the decoding gate:
+// its size when large, 0 when small.
+func (s *server) bodyWeight(n int64) int64 {
 	if n <= smallBody {
 		return 0
 	}
 	return min(n, s.maxBytes)
 }
 
-// readReview reads and checks an AdmissionReview request, or returns the
-// Status to answer instead.
-func (s *server) readReview(w http.ResponseWriter, r *http.Request) (*admissionv1.AdmissionReview, *metav1.Status) {
-	fail := func(code int, reason metav1.StatusReason, format string, args ...any) (*admissionv1.AdmissionReview, *metav1.Status) {
-		return nil, &metav1.Status{Code: int32(code), Reason: reason, Message: fmt.Sprintf(format, args...)}
+func failure(code int, reason metav1.StatusReason, format string, args ...any) *metav1.Status {
+	return &metav1.Status{Code: int32(code), Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+// readBody checks an admission request's method, type and size and reads
+// its body, or returns the Status to answer instead. The server's
+// ReadTimeout bounds how long the read may take.
+func (s *server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *metav1.Status) {
+	fail := func(code int, reason metav1.StatusReason, format string, args ...any) ([]byte, *metav1.Status) {
+		return nil, failure(code, reason, format, args...)
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -121,6 +131,15 @@ func (s *server) readReview(w http.ResponseWriter, r *http.Request) (*admissionv
 		return fail(http.StatusRequestEntityTooLarge, metav1.StatusReasonRequestEntityTooLarge, "request body is over the limit of %d bytes", s.maxBytes)
 	case err != nil:
 		return fail(http.StatusBadRequest, metav1.StatusReasonBadRequest, "reading the request body: %v", err)
+	}
+	return body, nil
+}
+
+// decodeReview decodes and checks an AdmissionReview, or returns the
+// Status to answer instead.
+func decodeReview(body []byte) (*admissionv1.AdmissionReview, *metav1.Status) {
+	fail := func(code int, reason metav1.StatusReason, format string, args ...any) (*admissionv1.AdmissionReview, *metav1.Status) {
+		return nil, failure(code, reason, format, args...)
 	}
 	review := &admissionv1.AdmissionReview{}
 	if err := json.Unmarshal(body, review); err != nil {

@@ -5,9 +5,10 @@ import (
 	"crypto/sha256"
 	"crypto/tls"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 // certSource serves the certificate of two files and reloads it when
@@ -22,15 +23,20 @@ type certSource struct {
 	lastBad [32]byte // checksum of the last pair that failed, logged once
 }
 
+// maxPEM bounds a certificate chain or key file.
+const maxPEM = 1 << 20
+
 // reload reads the files and swaps in their certificate when their content
 // changed. changed is false when there was nothing new; an error leaves the
 // current certificate in place.
 func (c *certSource) reload() (changed bool, err error) {
-	certPEM, err := os.ReadFile(c.certFile)
+	// A Secret's files are links into ..data, which opening follows; a
+	// FIFO or device put in their place is refused unread.
+	certPEM, err := manifest.ReadFile(c.certFile, maxPEM)
 	if err != nil {
 		return false, fmt.Errorf("reading TLS certificate: %w", err)
 	}
-	keyPEM, err := os.ReadFile(c.keyFile)
+	keyPEM, err := manifest.ReadFile(c.keyFile, maxPEM)
 	if err != nil {
 		return false, fmt.Errorf("reading TLS key: %w", err)
 	}

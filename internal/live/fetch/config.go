@@ -2,6 +2,8 @@ package fetch
 
 import (
 	"fmt"
+	"net/http"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/rest"
@@ -14,6 +16,10 @@ const (
 	DefaultQPS      = 100
 	DefaultBurst    = 200
 	DefaultPageSize = 5000
+	// DefaultRequestTimeout bounds each request (kubectl
+	// --request-timeout; kubectl's own default, 0, waits forever, which a
+	// hung API server or proxy turns into a hang).
+	DefaultRequestTimeout = 60 * time.Second
 	// DefaultEventPageSize is larger: the API server keeps no cache of
 	// events, so every page is a range read of etcd that also counts the
 	// keys left after it; small pages make reading n events cost about
@@ -33,6 +39,9 @@ type Options struct {
 	QPS           float32
 	Burst         int
 	PageSize      int64
+	// RequestTimeout bounds every request to the API server, as kubectl's
+	// --request-timeout does (rest.Config.Timeout): 0 means no limit.
+	RequestTimeout time.Duration
 	// EventPageSize is the page size of the events (see
 	// DefaultEventPageSize).
 	EventPageSize int64
@@ -91,5 +100,19 @@ func Config(o Options) (*rest.Config, string, error) {
 	cfg.ContentType = "application/vnd.kubernetes.protobuf"
 	cfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
 	cfg.UserAgent = "winkube"
+	cfg.Timeout = o.RequestTimeout
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return boundedBody{rt} })
 	return cfg, ns, nil
+}
+
+// ParseRequestTimeout reads a --request-timeout value as kubectl does
+// (clientcmd.ParseTimeout: seconds, or a duration such as 1s or 2m; 0
+// waits forever). A negative duration, which would time out every
+// request at once, is refused.
+func ParseRequestTimeout(s string) (time.Duration, error) {
+	d, err := clientcmd.ParseTimeout(s)
+	if err == nil && d < 0 {
+		err = fmt.Errorf("timeout must not be negative")
+	}
+	return d, err
 }

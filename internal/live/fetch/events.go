@@ -107,6 +107,7 @@ func (r *reader) eventList(ctx context.Context, cs kubernetes.Interface, api int
 	}
 	opts := metav1.ListOptions{Limit: r.eventLimit, FieldSelector: sel}
 	var out []live.Event
+	pages := pager{resource: "events"}
 	add := func(e live.Event) {
 		if keep == nil || keep(&e) {
 			out = append(out, e)
@@ -135,6 +136,9 @@ func (r *reader) eventList(ctx context.Context, cs kubernetes.Interface, api int
 		}
 		if opts.Continue = cont; cont == "" {
 			return out, nil
+		}
+		if err := pages.next(cont, len(out)); err != nil {
+			return nil, err
 		}
 	}
 }

@@ -176,6 +176,7 @@ func listEach[L interface{ GetContinue() string }, T any, PT interface {
 	fetch func(context.Context, metav1.ListOptions) (L, error), items func(L) []T, each func(PT)) ([]PT, error) {
 	var out []PT
 	opts := metav1.ListOptions{Limit: r.limit}
+	pages := pager{resource: resource}
 	for {
 		l, err := fetch(ctx, opts)
 		if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
@@ -196,6 +197,9 @@ func listEach[L interface{ GetContinue() string }, T any, PT interface {
 		}
 		if opts.Continue = l.GetContinue(); opts.Continue == "" {
 			break
+		}
+		if err := pages.next(opts.Continue, len(out)); err != nil {
+			return nil, err
 		}
 	}
 	r.report(resource, len(out))

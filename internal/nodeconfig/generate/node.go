@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -65,11 +65,14 @@ type Resolved struct {
 	File               string
 }
 
+// maxInput bounds a WindowsNode file: a dozen short fields.
+const maxInput = 1 << 20
+
 // Load reads and validates a WindowsNode file, reporting every problem.
 func Load(path string) (*Resolved, error) {
-	data, err := os.ReadFile(path)
+	data, err := manifest.ReadFile(path, maxInput)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, err
 	}
 	n := Node{}
 	if err := manifest.DecodeStrict(path, data, &n); err != nil {
@@ -103,6 +106,9 @@ func (n Node) Resolve() (*Resolved, error) {
 		r.KubernetesVersion = winsupport.Newest.String()
 	}
 	v, err := winsupport.ParseVersion(r.KubernetesVersion)
+	if err == nil && !versionSyntax.MatchString(r.KubernetesVersion) {
+		err = fmt.Errorf("invalid Kubernetes version %q: want 1.MINOR or 1.MINOR.PATCH, e.g. 1.36 or v1.36.3", r.KubernetesVersion)
+	}
 	if err != nil {
 		bad("kubernetesVersion: %v", err)
 	}
@@ -138,9 +144,29 @@ func (n Node) Resolve() (*Resolved, error) {
 	}
 	if r.SandboxImage == "" {
 		r.SandboxImage = "registry.k8s.io/pause:3.10"
+	} else if !imageReference.MatchString(r.SandboxImage) || len(r.SandboxImage) > 4096 {
+		bad("sandboxImage: %q is not an image reference (registry/name:tag or name@sha256:digest, lower-case path)", r.SandboxImage)
 	}
 	return r, errors.Join(errs...)
 }
+
+// versionSyntax is what kubernetesVersion may be: it is written into a
+// PowerShell comment, so nothing but the version's own characters passes.
+var versionSyntax = regexp.MustCompile(`^v?1\.[0-9]{1,3}(\.[0-9]{1,4})?$`)
+
+// imageReference is the reference grammar of github.com/distribution/reference
+// v0.6.0 regexp.go (domain, path components, tag, digest), anchored.
+var imageReference = func() *regexp.Regexp {
+	const (
+		domainComp = `(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])`
+		domain     = domainComp + `(?:\.` + domainComp + `)*(?::[0-9]+)?`
+		pathComp   = `[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*`
+		name       = `(?:` + domain + `/)?` + pathComp + `(?:/` + pathComp + `)*`
+		tag        = `:[\w][\w.-]{0,127}`
+		digest     = `@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}`
+	)
+	return regexp.MustCompile(`^` + name + `(?:` + tag + `)?(?:` + digest + `)?$`)
+}()
 
 func (r *Resolved) resolveDNS(errs *[]error) {
 	if !r.Service.IsValid() {
@@ -158,10 +184,13 @@ func (r *Resolved) resolveDNS(errs *[]error) {
 	switch {
 	case err != nil:
 		*errs = append(*errs, fmt.Errorf("clusterDNS: %v", err))
+	case a.Zone() != "":
+		*errs = append(*errs, fmt.Errorf("clusterDNS: %q: an IPv6 zone is not a cluster address", r.ClusterDNS))
 	case !r.Service.Contains(a):
 		*errs = append(*errs, fmt.Errorf("clusterDNS: %s is outside serviceCIDR %s", a, r.Service))
 	}
 	r.DNS = a
+	r.ClusterDNS = a.String()
 }
 
 func (r *Resolved) resolveSourceVip(errs *[]error) {
@@ -175,8 +204,12 @@ func (r *Resolved) resolveSourceVip(errs *[]error) {
 		a, err := netip.ParseAddr(r.SourceVip)
 		if err != nil {
 			*errs = append(*errs, fmt.Errorf("sourceVip: %v", err))
+		} else if a.Zone() != "" {
+			*errs = append(*errs, fmt.Errorf("sourceVip: %q: an IPv6 zone is not a pod address", r.SourceVip))
 		} else if r.Pod.IsValid() && !r.Pod.Contains(a) {
 			*errs = append(*errs, fmt.Errorf("sourceVip: %s is outside podCIDR %s", a, r.Pod))
+		} else {
+			r.SourceVip = a.String()
 		}
 	}
 }
@@ -207,8 +240,11 @@ func quantity(errs *[]error, field, s, def string) resource.Quantity {
 		s = def
 	}
 	q, err := resource.ParseQuantity(s)
-	if err != nil {
-		*errs = append(*errs, fmt.Errorf("%s: %v", field, err))
+	switch {
+	case err != nil:
+		*errs = append(*errs, fmt.Errorf("%s: %q: %v", field, s, err))
+	case q.Sign() < 0:
+		*errs = append(*errs, fmt.Errorf("%s: %s is negative", field, q.String()))
 	}
 	return q
 }

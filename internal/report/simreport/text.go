@@ -35,7 +35,7 @@ func WriteText(w io.Writer, r *simulate.Result, opts TextOptions) error {
 	if len(r.Notes) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", paint(report.Bold, "Notes"))
 		for _, n := range r.Notes {
-			fmt.Fprintf(bw, "  - %s\n", n)
+			fmt.Fprintf(bw, "  - %s\n", report.Clean(n))
 		}
 	}
 	status := paint(report.Green, "every pod is scheduled and starts")
@@ -63,23 +63,25 @@ func writeWorkload(w io.Writer, wr simulate.WorkloadResult, pods []simulate.PodR
 	if wr.Rejected+wr.Pending+wr.StartFailures > 0 {
 		code = report.Red
 	}
-	fmt.Fprintf(w, "%s\n", paint(code, line))
+	// Names come from the cluster file, which may be kubectl get nodes
+	// output: cleaned before they reach a terminal.
+	fmt.Fprintf(w, "%s\n", paint(code, report.Clean(line)))
 	if nodes := perNode(wr.Nodes); nodes != "" && !strings.HasPrefix(wr.Workload, "DaemonSet/") {
-		fmt.Fprintf(w, "  %s %s\n", paint(report.Dim, "per node:"), nodes)
+		fmt.Fprintf(w, "  %s %s\n", paint(report.Dim, "per node:"), report.Clean(nodes))
 	}
 	if wr.Replicas == 0 {
 		for _, e := range wr.Explanation {
-			fmt.Fprintf(w, "      %s\n", paint(report.Dim, e))
+			fmt.Fprintf(w, "      %s\n", paint(report.Dim, report.Clean(e)))
 		}
 	}
 	for _, g := range groupOutcomes(pods) {
-		fmt.Fprintf(w, "  %s %s\n", paint(report.Yellow, fmt.Sprintf("%d %s:", g.count, g.what)), g.message)
+		fmt.Fprintf(w, "  %s %s\n", paint(report.Yellow, fmt.Sprintf("%d %s:", g.count, g.what)), report.Clean(g.message))
 		for _, e := range g.explanation {
-			fmt.Fprintf(w, "      %s\n", paint(report.Dim, e))
+			fmt.Fprintf(w, "      %s\n", paint(report.Dim, report.Clean(e)))
 		}
 	}
 	for _, nm := range wr.NotModelled {
-		fmt.Fprintf(w, "  %s %s\n", paint(report.Dim, "not modelled:"), nm)
+		fmt.Fprintf(w, "  %s %s\n", paint(report.Dim, "not modelled:"), report.Clean(nm))
 	}
 	if n := wr.MoreFit; n != nil {
 		replicas := "replicas"
@@ -159,7 +161,7 @@ func writePools(w io.Writer, pools []simulate.PoolUsage, paint painter) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "  POOL\tOS\tNODES\tCPU\tMEMORY\tPODS")
 	for _, p := range pools {
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s / %s\t%s / %s\t%d / %d\n", p.Pool, p.OS, p.Nodes,
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s / %s\t%s / %s\t%d / %d\n", report.Clean(p.Pool), report.Clean(p.OS), p.Nodes,
 			simulate.FormatCPU(p.Requested.MilliCPU), simulate.FormatCPU(p.Allocatable.MilliCPU),
 			simulate.FormatMemory(p.Requested.Memory), simulate.FormatMemory(p.Allocatable.Memory),
 			p.Requested.Pods, p.Allocatable.Pods)

@@ -1,0 +1,31 @@
+package manifest
+
+import (
+	"fmt"
+	"io"
+)
+
+// ReadFile reads the regular file at p whole, with lint's input rules: a
+// FIFO, device or socket is refused without reading (a FIFO without
+// blocking in the open), and reading stops with an *Error of class
+// ErrTooLarge past max bytes (MaxInputSize when max is 0). Other errors
+// are the *fs.PathError of the open or the read.
+func ReadFile(p string, max int64) ([]byte, error) {
+	f, err := openRegular(p) // its errors name p: an *Error or an *fs.PathError
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if max <= 0 {
+		max = maxInput
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err // an *fs.PathError naming p
+	}
+	if int64(len(data)) > max {
+		return nil, &Error{File: p, Msg: fmt.Sprintf("input is larger than %d KiB", max>>10),
+			Hint: "a configuration file this size is not one winkube reads", Class: ErrTooLarge}
+	}
+	return data, nil
+}
