@@ -84,6 +84,7 @@ type poolPull struct {
 }
 
 func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
+	o.announce(o.streams.Err, o.quiet)
 	var refs []string
 	if len(args) > 0 {
 		var err error
