@@ -21,6 +21,9 @@ func Text(w io.Writer, r *Report, opts Options) error {
 		}
 		sev := paintSeverity(opts.Color, f.Severity, f.Severity.String())
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", position(f), sev, f.Message, paint(Dim, "["+f.Rule+"]"))
+		for _, l := range f.Related {
+			fmt.Fprintf(bw, "    %s %s\n", paint(Dim, l.Message+":"), position(rule.Finding{File: l.File, Line: l.Line, Column: l.Column}))
+		}
 		if f.Hint != "" && hints[hintKey{f.Rule, f.Hint}] < repeatedHint {
 			fmt.Fprintf(bw, "    %s %s\n", paint(Dim, "hint:"), f.Hint)
 		}
