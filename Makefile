@@ -39,7 +39,12 @@ FUZZ_TARGETS := \
 	./internal/engine:FuzzEngine \
 	./internal/webhook:FuzzReview \
 	./internal/fix:FuzzFixRoundTrip \
-	./internal/nodeconfig:FuzzParseValidate
+	./internal/nodeconfig:FuzzParseValidate \
+	./internal/chart:FuzzLineMap \
+	./internal/cloudprofile:FuzzScript \
+	./internal/cloudprofile:FuzzTerraform \
+	./internal/cloudprofile:FuzzBicep \
+	./internal/cloudprofile:FuzzYAMLFormats
 FUZZTIME ?= 5m
 
 fuzz: fuzz-targets
