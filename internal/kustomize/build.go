@@ -47,7 +47,7 @@ func Build(dir string) ([]manifest.Input, []*manifest.Error) {
 		return nil, []*manifest.Error{buildError(dir, kfile, err)}
 	}
 	name := dir + " (kustomize build)"
-	o := &origins{dir: dir, objs: objs}
+	o := &origins{dir: dir, objs: objs, patches: patchFiles(dir, kfile)}
 	return []manifest.Input{manifest.RenderedInput(name, out, o.origin)}, nil
 }
 
@@ -139,4 +139,34 @@ func buildError(dir, kfile string, err error) *manifest.Error {
 		}
 	}
 	return e
+}
+
+// patchFiles are the files the kustomization patches with (patches[].path,
+// patchesStrategicMerge), for positions of the fields they add.
+func patchFiles(dir, kfile string) []string {
+	data, err := os.ReadFile(kfile)
+	if err != nil {
+		return nil
+	}
+	var k struct {
+		Patches []struct {
+			Path string `json:"path"`
+		} `json:"patches"`
+		PatchesStrategicMerge []string `json:"patchesStrategicMerge"`
+	}
+	if yaml.Unmarshal(data, &k) != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range k.Patches {
+		if p.Path != "" {
+			out = append(out, filepath.Join(dir, p.Path))
+		}
+	}
+	for _, p := range k.PatchesStrategicMerge {
+		if !strings.Contains(p, "\n") { // an inline patch, not a file
+			out = append(out, filepath.Join(dir, p))
+		}
+	}
+	return out
 }

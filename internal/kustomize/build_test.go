@@ -46,6 +46,11 @@ func TestBuildFinalNamesAndBasePositions(t *testing.T) {
 	if diff := cmp.Diff([]any{filepath.Join("testdata", "overlay", "..", "base", "deployment.yaml"), 14, 7, true}, []any{file, l, c, ok}); diff != "" {
 		t.Errorf("origin of hostNetwork (-want +got):\n%s", diff)
 	}
+	// The nodeSelector came from the overlay's patch.
+	file, l, c, ok = ins[0].Origin(line, "spec.template.spec.nodeSelector[kubernetes.io/os]")
+	if diff := cmp.Diff([]any{filepath.Join("testdata", "overlay", "windows.yaml"), 9, 9, true}, []any{file, l, c, ok}); diff != "" {
+		t.Errorf("origin of the patched nodeSelector (-want +got):\n%s", diff)
+	}
 }
 
 func TestBuildErrorsArePositioned(t *testing.T) {

@@ -18,9 +18,10 @@ type built struct {
 
 // origins maps positions of the build output back to the resource files.
 type origins struct {
-	dir   string
-	objs  []built
-	files map[string][]*manifest.Object // parsed resource files, by path
+	dir     string
+	objs    []built
+	patches []string                      // the kustomization's patch files
+	files   map[string][]*manifest.Object // parsed resource files, by path
 }
 
 // origin locates the field in the object's resource file: the object of
@@ -43,8 +44,37 @@ func (o *origins) origin(line int, fieldPath string) (string, int, int, bool) {
 	if src == nil {
 		return file, 1, 1, true
 	}
+	// A field the base lacks came from a patch of the overlay when the
+	// patch holds more of its path.
+	best := depth(src, fieldPath)
+	for _, pf := range o.patches {
+		if p := o.source(pf, b); p != nil && depth(p, fieldPath) > best {
+			src, file, best = p, pf, depth(p, fieldPath)
+		}
+	}
 	l, c := src.Locate(fieldPath)
 	return file, l, c, true
+}
+
+// depth is how many segments of the path the object holds.
+func depth(o *manifest.Object, path string) int {
+	n, d := o.Root, 0
+	for _, seg := range manifest.SplitPath(path) {
+		var next *manifest.Node
+		switch {
+		case seg.Bracket && n.Kind == manifest.SequenceNode:
+			if i, ok := seg.Index(); ok && i < len(n.Content) {
+				next = n.Content[i]
+			}
+		case n.Kind == manifest.MappingNode:
+			next = n.Get(seg.Name)
+		}
+		if next == nil {
+			return d
+		}
+		n, d = next, d+1
+	}
+	return d
 }
 
 func (o *origins) source(file string, b *built) *manifest.Object {
