@@ -115,3 +115,21 @@ func TestResolveFolderOfCharts(t *testing.T) {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
 }
+
+// TestProjectChartLintsClean: winkube lint charts/winkube-webhook, the
+// project's own chart, renders and has no finding against the reference
+// cluster.
+func TestProjectChartLintsClean(t *testing.T) {
+	t.Parallel()
+	ins, errs := Resolve([]string{filepath.Join("..", "..", "charts", "winkube-webhook")}, nil, Options{Chart: chart.Options{KubeVersion: "1.36"}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	res, err := engine.Run(context.Background(), ins, lintOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Objects < 6 || len(res.Findings) > 0 {
+		t.Errorf("%d objects, findings %v; want the chart's objects and no finding", res.Objects, res.Findings)
+	}
+}
