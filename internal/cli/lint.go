@@ -30,7 +30,10 @@ or a .tgz) is rendered as helm template renders it (--values, --set,
 --release-name, --namespace, --kube-version; dependencies from its charts/
 folder, nothing fetched) and a folder with a kustomization file is built as
 kustomize build builds it; their findings point at the template or base line,
-with the rendered position beside it. Every finding names its file, line and
+with the rendered position beside it. Node pools kept as code (Terraform, an
+ARM template or Bicep file, an eksctl ClusterConfig, a script of az, eksctl,
+aws or gcloud commands) are checked for what strands pods on a hybrid cluster;
+pass the same file as --cluster to check manifests against its pools. Every finding names its file, line and
 column and a stable rule ID. Input problems (invalid YAML, unrendered
 templates, a path that cannot be read) are load-error findings, so the rest
 of the input is still checked.
@@ -45,6 +48,7 @@ The output format never changes it.`,
 		Example: `  winkube lint examples/
   winkube lint charts/winkube-webhook --set replicaCount=1
   winkube lint overlays/prod
+  winkube lint --cluster infra/aks.tf manifests/ infra/aks.tf
   helm template ./chart | winkube lint -
   kustomize build overlays/prod | winkube lint - --output-file sarif=results.sarif
   winkube lint -o github --output-file json=report.json manifests/`,
