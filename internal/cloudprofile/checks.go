@@ -14,12 +14,13 @@ const (
 	// kubernetes.io/os=linux; the pod then fails to pull its image
 	// ("no matching manifest for windows/amd64"). The Kubernetes guide
 	// recommends tainting Windows nodes
-	// (kubernetes.io/docs/concepts/windows/user-guide/, "Ensuring
-	// OS-specific workloads land on the appropriate container host").
+	// (kubernetes.io/docs/concepts/windows/user-guide/, taints and
+	// tolerations).
 	CheckWindowsUntainted = "windows-pool-untainted"
-	// CheckRetiredOSSKU: AKS does not run Windows Server 2019 node pools
-	// on Kubernetes 1.33 and later; Windows Server 2019 was retired on 1
-	// March 2026 (learn.microsoft.com/azure/aks/upgrade-windows-os).
+	// CheckRetiredOSSKU: AKS retired Windows Server 2019 on 1 March 2026
+	// and creates no Windows2019 node pools on Kubernetes 1.33 and later
+	// (AKS release notes 2026-05-29, github.com/Azure/AKS/releases/tag/2026-05-29;
+	// learn.microsoft.com/azure/aks/upgrade-windows-os).
 	CheckRetiredOSSKU = "retired-windows-os-sku"
 	// CheckLinuxAllTainted: every Linux pool carries a NoSchedule or
 	// NoExecute taint other than CriticalAddonsOnly, which cluster add-ons
@@ -28,8 +29,7 @@ const (
 	// Linux pods off Windows nodes (kubernetes.io/docs/concepts/windows/user-guide/).
 	CheckLinuxAllTainted = "linux-pools-all-tainted"
 	// CheckWindowsNetworkPlugin: AKS Windows node pools need Azure CNI;
-	// kubenet clusters cannot add them (learn.microsoft.com/azure/aks/windows-faq,
-	// "What kind of network plug-in does Windows support?").
+	// kubenet clusters cannot add them (learn.microsoft.com/azure/aks/windows-faq).
 	CheckWindowsNetworkPlugin = "windows-network-plugin"
 	// CheckWindowsIPAlias: GKE Windows Server node pools need a VPC-native
 	// cluster (alias IPs); routes-based clusters cannot add them

@@ -15,14 +15,13 @@ const (
 )
 
 // aksOSSKU maps az aks --os-sku (and ARM/Terraform osSKU, os_sku) to the
-// Windows build: learn.microsoft.com/azure/aks/windows-faq ("Which Windows
-// operating systems are supported?") and the az aks nodepool add reference
-// (--os-sku: Windows2019, Windows2022, Windows2025).
+// Windows build: learn.microsoft.com/azure/aks/windows-faq and the az aks
+// nodepool add reference (--os-sku values Windows2019, Windows2022,
+// Windows2025).
 var aksOSSKU = map[string]string{"windows2019": build2019, "windows2022": build2022, "windows2025": build2025}
 
 // aksDefaultWindowsBuild: without --os-sku, AKS creates Windows Server 2022
-// node pools from Kubernetes 1.25 (learn.microsoft.com/azure/aks/windows-faq,
-// "What's the default OS SKU for Windows node pools?").
+// node pools from Kubernetes 1.25 (learn.microsoft.com/azure/aks/windows-faq).
 const aksDefaultWindowsBuild = build2022
 
 // eksAMI maps eksctl amiFamily and EKS --ami-type values to the Windows
@@ -50,8 +49,8 @@ func eksAMI(s string) (build string, windows bool) {
 var gkeWindowsOSVersion = map[string]string{"ltsc2019": build2019, "ltsc2022": build2022, "os_version_ltsc2019": build2019, "os_version_ltsc2022": build2022}
 
 // gkeWindowsTaint is the taint GKE puts on every Windows Server node
-// (cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows,
-// "GKE automatically adds the node.kubernetes.io/os=windows:NoSchedule taint").
+// (cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows;
+// the gke built-in profile uses the same).
 var gkeWindowsTaint = corev1.Taint{Key: "node.kubernetes.io/os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}
 
 // size is a VM's capacity.
