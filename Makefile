@@ -42,7 +42,12 @@ FUZZ_TARGETS := \
 	./internal/nodeconfig:FuzzParseValidate \
 	./internal/nodeconfig/generate:FuzzGenerate \
 	./internal/cluster:FuzzLoad \
-	./internal/report:FuzzClean
+	./internal/report:FuzzClean \
+	./internal/chart:FuzzLineMap \
+	./internal/cloudprofile:FuzzScript \
+	./internal/cloudprofile:FuzzTerraform \
+	./internal/cloudprofile:FuzzBicep \
+	./internal/cloudprofile:FuzzYAMLFormats
 FUZZTIME ?= 5m
 
 fuzz: fuzz-targets

@@ -14,6 +14,7 @@ import (
 	"github.com/winkube/winkube/internal/atomicwrite"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/fix"
+	"github.com/winkube/winkube/internal/inputs"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/report/fixreport"
 	"github.com/winkube/winkube/internal/rule"
@@ -21,6 +22,7 @@ import (
 
 type fixOptions struct {
 	scope
+	inputFlags
 	output
 	streams Streams
 	write   bool
@@ -90,6 +92,7 @@ a file could not be read or written (each is named on stderr).`,
 	f.StringArrayVar(&o.rules, "rule", nil, "apply this rule's unsafe fixes too (repeatable)")
 	o.output.addFlags(f, "result", "diff", "json")
 	o.scope.addFlags(f)
+	o.addInputFlags(f)
 	return cmd
 }
 
@@ -116,7 +119,10 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 		}
 		stdin = b
 	}
-	ins, inErrs := manifest.Inputs(args, bytes.NewReader(stdin))
+	ins, inErrs := o.resolveInputs(&o.scope, args, bytes.NewReader(stdin))
+	if len(inErrs) == 0 && inputs.Rendered(ins) {
+		return o.refuseRendered(ctx, ins)
+	}
 	if len(inErrs) > 0 {
 		errs := make([]error, len(inErrs))
 		for i, e := range inErrs {

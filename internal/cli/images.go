@@ -21,6 +21,7 @@ import (
 
 type imagesOptions struct {
 	scope
+	inputFlags
 	registryFlags
 	output
 	streams Streams
@@ -56,6 +57,7 @@ image, 1 otherwise, 2 for a usage error or a tool failure.`,
 	}
 	f := cmd.Flags()
 	o.scope.addFlags(f)
+	o.addInputFlags(f)
 	o.addRegistryFlags(f, false)
 	o.output.addFlags(f, "table", "text", "json")
 	return cmd
@@ -122,7 +124,7 @@ func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
 
 // imageRefs reads every container image of the manifests.
 func (o *imagesOptions) imageRefs(args []string) ([]string, error) {
-	ins, inErrs := manifest.Inputs(args, o.streams.In)
+	ins, inErrs := o.resolveInputs(&o.scope, args, o.streams.In)
 	objs, errs := manifest.ReadAll(ins)
 	failed := false
 	for _, e := range append(inErrs, errs...) {

@@ -15,6 +15,7 @@ type lintOptions struct {
 	output
 	registryFlags
 	failGate
+	inputFlags
 	workers int
 	streams Streams
 }
@@ -25,7 +26,15 @@ func newLintCommand(s Streams) *cobra.Command {
 		Use:   "lint [flags] PATH... | -",
 		Short: "Check manifests for what breaks on Windows nodes and in hybrid clusters",
 		Long: `Check Kubernetes manifests (files, folders, or - for stdin) against the Windows
-support model and the cluster profile. Every finding names its file, line and
+support model and the cluster profile. A Helm chart (a folder with Chart.yaml,
+or a .tgz) is rendered as helm template renders it (--values, --set,
+--release-name, --namespace, --kube-version; dependencies from its charts/
+folder, nothing fetched) and a folder with a kustomization file is built as
+kustomize build builds it; their findings point at the template or base line,
+with the rendered position beside it. Node pools kept as code (Terraform, an
+ARM template or Bicep file, an eksctl ClusterConfig, a script of az, eksctl,
+aws or gcloud commands) are checked for what strands pods on a hybrid cluster;
+pass the same file as --cluster to check manifests against its pools. Every finding names its file, line and
 column and a stable rule ID. Input problems (invalid YAML, unrendered
 templates, a path that cannot be read) are load-error findings, so the rest
 of the input is still checked.
@@ -38,6 +47,9 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 load-error's configured severity) or an output file that cannot be written.
 The output format never changes it.`,
 		Example: `  winkube lint examples/
+  winkube lint charts/winkube-webhook --set replicaCount=1
+  winkube lint overlays/prod
+  winkube lint --cluster infra/aks.tf manifests/ infra/aks.tf
   helm template ./chart | winkube lint -
   kustomize build overlays/prod | winkube lint - --output-file sarif=results.sarif
   winkube lint -o github --output-file json=report.json manifests/`,
@@ -58,6 +70,7 @@ The output format never changes it.`,
 	o.output.addFlags(f, "report", report.Formats...)
 	o.failGate.addFlag(f)
 	o.scope.addFlags(f)
+	o.addInputFlags(f)
 	f.IntVar(&o.workers, "workers", 0, "documents checked in parallel (default: one per CPU)")
 	o.addRegistryFlags(f, true)
 	return cmd
@@ -79,7 +92,8 @@ func (o *lintOptions) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := engine.RunPaths(cmd.Context(), args, o.streams.In, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers, Images: images})
+	ins, inErrs := o.resolveInputs(&o.scope, args, o.streams.In)
+	res, err := engine.RunResolved(cmd.Context(), ins, inErrs, engine.Options{Rules: o.enabled, Cluster: o.cluster, Model: o.model, Workers: o.workers, Images: images})
 	o.doneImages()
 	if err != nil {
 		return err

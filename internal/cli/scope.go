@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/winkube/winkube/internal/cloudprofile"
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/config"
 	"github.com/winkube/winkube/internal/rule"
@@ -24,13 +25,16 @@ type scope struct {
 
 	cfg     *config.Config
 	cluster *cluster.Cluster
+	// profile is set when --cluster is a node-pool definition (eksctl,
+	// Terraform, ARM/Bicep, Karpenter, a script): its notes are printed.
+	profile *cloudprofile.Profile
 	model   winsupport.Model
 	enabled []*rule.Rule
 }
 
 func (s *scope) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&s.configPath, "config", "", "config file (default ./"+config.FileName+" when present)")
-	f.StringVar(&s.clusterPath, "cluster", "", "built-in profile ("+strings.Join(cluster.ProfileNames(), ", ")+") or cluster file: a winkube Cluster, or kubectl get nodes -o yaml (default: the config's cluster, else the reference cluster, assumed)")
+	f.StringVar(&s.clusterPath, "cluster", "", "built-in profile ("+strings.Join(cluster.ProfileNames(), ", ")+") or cluster file: a winkube Cluster, kubectl get nodes -o yaml, or node pools as code: an eksctl ClusterConfig, Terraform (.tf), an ARM template or Bicep file, Karpenter NodePools, a script (.sh, .ps1) of az/eksctl/aws/gcloud commands (default: the config's cluster, else the reference cluster, assumed)")
 	f.StringVar(&s.k8sVersion, "kubernetes-version", "", fmt.Sprintf("Kubernetes version (%s to %s; default: the config's, else the cluster file's, else %s)", winsupport.Oldest, winsupport.Newest, winsupport.Newest))
 }
 
@@ -97,6 +101,12 @@ func (s *scope) warnCluster(out *output, streams Streams) {
 	for _, w := range s.cluster.Warnings() {
 		out.status(streams, "warning: %s", w)
 	}
+	if s.profile == nil {
+		return
+	}
+	for _, n := range append(s.profile.Notes, s.profile.Retired(s.model.V.Minor)...) {
+		out.status(streams, "warning: %s", n)
+	}
 }
 
 // loadCluster reads --cluster: a built-in profile name, else a file.
@@ -105,6 +115,15 @@ func (s *scope) loadCluster() (*cluster.Cluster, error) {
 		if _, err := os.Stat(s.clusterPath); err != nil {
 			return cluster.Named(s.clusterPath)
 		}
+	}
+	if cloudprofile.Is(s.clusterPath) {
+		pr, err := cloudprofile.Load(s.clusterPath)
+		if err != nil {
+			return nil, err
+		}
+		s.profile = pr
+		pr.Cluster.Source = "node pools read from " + pr.Format + " " + s.clusterPath
+		return pr.Cluster, nil
 	}
 	c, err := cluster.Load(s.clusterPath)
 	if err != nil {

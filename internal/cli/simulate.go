@@ -16,6 +16,7 @@ import (
 
 type simulateOptions struct {
 	scope
+	inputFlags
 	output
 	registryFlags
 	replicas []string
@@ -77,6 +78,7 @@ format never changes it.`,
 	f := cmd.Flags()
 	o.output.addFlags(f, "report", "text", "json", "html")
 	o.scope.addFlags(f)
+	o.addInputFlags(f)
 	f.StringArrayVar(&o.replicas, "replicas", nil, "override a workload's replicas: Kind/name=N or Kind/namespace/name=N (repeatable)")
 	f.StringArrayVar(&o.max, "max", nil, "also report how many more replicas of Kind/name (or Kind/namespace/name) fit (repeatable)")
 	f.Int64Var(&o.seed, "seed", 0, "break ties between equally scored nodes at random with this seed, giving one concrete placement (default: the scheduler's own order, with the range over --tie-runs seeded runs)")
@@ -167,7 +169,7 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 // and name, are reported and left out: the rest is still simulated, and
 // the run exits 1 (o.inputProblems).
 func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
-	ins, inErrs := manifest.Inputs(args, o.streams.In)
+	ins, inErrs := o.resolveInputs(&o.scope, args, o.streams.In)
 	for _, e := range inErrs {
 		fmt.Fprintf(o.streams.Err, "error: %v\n", e)
 	}

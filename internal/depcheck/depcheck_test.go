@@ -28,19 +28,31 @@ import (
 var heavy = map[string][]string{
 	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
 	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/", "internal/live/fetch", "internal/nodeconfig"},
-	"k8s.io/client-go":              {"test/", "internal/live/fetch", "internal/cli", "internal/docs", "cmd/"},
+	"k8s.io/client-go":              {"test/", "internal/live/fetch", "internal/cli", "internal/docs", "cmd/", "internal/chart", "internal/inputs"},
 	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "test/loadgen", "hack/loadgen", "internal/nodeconfig"},
 	"k8s.io/kubelet":                {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
 	"k8s.io/kube-proxy":             {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
 	"k8s.io/component-base":         {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/"},
 	"github.com/pelletier/go-toml":  {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
 	"go.opentelemetry.io/":          {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/"},
-	"github.com/santhosh-tekuri/":   {},
+	"github.com/santhosh-tekuri/":   {"internal/chart", "internal/inputs", "internal/cli", "internal/docs", "cmd/"},
 	"github.com/pmezard/go-difflib": {"internal/report/fixreport", "internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
 	"k8s.io/kubernetes":             {},
 	// Registries are spoken to in one package; the CLI wires it in.
 	"github.com/google/go-containerregistry": {"internal/registry", "internal/cli", "internal/docs", "cmd/", "hack/imagebench"},
 	"github.com/docker/cli":                  {"internal/registry", "internal/cli", "internal/docs", "cmd/", "hack/imagebench"},
+	// Inputs where users keep them: Helm renders in internal/chart,
+	// kustomize builds in internal/kustomize, HCL parses in
+	// internal/cloudprofile; internal/inputs and the CLI wire them in, and
+	// manifest, engine and the webhook stay free of them. Helm brings two
+	// more, allowed above for the renderer only: client-go (pkg/engine's
+	// lookup function, which returns nothing without a cluster as in helm
+	// template; pkg/chartutil's default .Capabilities.APIVersions read
+	// client-go's scheme) and santhosh-tekuri/jsonschema (values.schema.json).
+	"helm.sh/helm/":             {"internal/chart", "internal/inputs", "internal/cli", "internal/docs", "cmd/"},
+	"sigs.k8s.io/kustomize/":    {"internal/kustomize", "internal/inputs", "internal/cli", "internal/docs", "cmd/"},
+	"github.com/hashicorp/hcl/": {"internal/cloudprofile", "internal/inputs", "internal/cli", "internal/docs", "cmd/"},
+	"github.com/zclconf/go-cty": {"internal/cloudprofile", "internal/inputs", "internal/cli", "internal/docs", "cmd/"},
 }
 
 const module = "github.com/winkube/winkube/"

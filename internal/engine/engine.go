@@ -61,6 +61,13 @@ func RunPaths(ctx context.Context, args []string, stdin io.Reader, opts Options)
 	return runInputs(ctx, ins, errs, opts)
 }
 
+// RunResolved checks inputs already resolved from the arguments (charts
+// rendered, kustomizations built) and reports the problems met resolving
+// them as RunPaths does.
+func RunResolved(ctx context.Context, inputs []manifest.Input, errs []*manifest.Error, opts Options) (*Result, error) {
+	return runInputs(ctx, inputs, errs, opts)
+}
+
 func runInputs(ctx context.Context, inputs []manifest.Input, pathErrs []*manifest.Error, opts Options) (*Result, error) {
 	r := newRun(opts)
 	for _, e := range pathErrs {
@@ -102,7 +109,9 @@ func runInputs(ctx context.Context, inputs []manifest.Input, pathErrs []*manifes
 	if err != nil {
 		return nil, err
 	}
-	return r.finish(), nil
+	res := r.finish()
+	toSources(res.Findings, inputs)
+	return res, nil
 }
 
 // Check runs the rules over objects already in memory (the webhook's one

@@ -15,7 +15,10 @@ import (
 type Input struct {
 	Name string // file path, or "<stdin>"
 	JSON bool   // a .json file: one document, no "---" splitting
-	open func() (io.ReadCloser, error)
+	// Origin is set for rendered text (a Helm chart, a kustomization):
+	// it maps the text's positions back to the templates or bases.
+	Origin Origin
+	open   func() (io.ReadCloser, error)
 }
 
 // Open opens the input for reading.

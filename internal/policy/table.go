@@ -64,6 +64,8 @@ var notExportable = map[string]string{
 	"windows-service-session-affinity-timeout": "needs other objects: a Service against the pods its selector matches",
 	"windows-service-ipv6-single-stack":        "needs other objects: a Service against the pods its selector matches",
 	"gmsa-missing-credential-spec-name":        "not compiled to CEL yet",
+
+	"windows-pool-untainted": "checks node pools kept as code (Karpenter NodePools, eksctl ClusterConfig); the exported policies match workloads only",
 }
 
 // Exportable reports whether the rule has CEL and, if not, why.

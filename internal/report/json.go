@@ -36,6 +36,16 @@ type jsonFinding struct {
 	Object     jsonObject `json:"object"`
 	Suppressed bool       `json:"suppressed"`
 	Fix        *jsonFix   `json:"fix,omitempty"`
+	// Related holds the rendered position of a finding in a Helm chart
+	// or kustomization, whose file and line are the template's or base's.
+	Related []jsonLocation `json:"related,omitempty"`
+}
+
+type jsonLocation struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
 }
 
 type jsonObject struct {
@@ -85,6 +95,9 @@ func toJSON(f rule.Finding) jsonFinding {
 		File: f.File, Line: f.Line, Column: f.Column, Suppressed: f.Suppressed}
 	if o := f.Object; o != nil {
 		j.Object = jsonObject{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+	}
+	for _, l := range f.Related {
+		j.Related = append(j.Related, jsonLocation{File: l.File, Line: l.Line, Column: l.Column, Message: l.Message})
 	}
 	if f.Fix != nil {
 		fx := &jsonFix{Title: f.Fix.Title, Safe: f.Fix.Safe}

@@ -69,16 +69,21 @@ type sarifRuleProps struct {
 }
 
 type sarifResult struct {
-	RuleID       string             `json:"ruleId"`
-	RuleIndex    int                `json:"ruleIndex"`
-	Level        string             `json:"level"`
-	Message      sarifText          `json:"message"`
-	Locations    []sarifLocation    `json:"locations"`
-	Suppressions []sarifSuppression `json:"suppressions,omitempty"`
-	Properties   *sarifResultProps  `json:"properties,omitempty"`
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+	// RelatedLocations: the rendered position of a chart's or
+	// kustomization's finding (SARIF 2.1.0 §3.27.22).
+	RelatedLocations []sarifLocation    `json:"relatedLocations,omitempty"`
+	Suppressions     []sarifSuppression `json:"suppressions,omitempty"`
+	Properties       *sarifResultProps  `json:"properties,omitempty"`
 }
 
 type sarifLocation struct {
+	ID               int            `json:"id,omitempty"`
+	Message          *sarifText     `json:"message,omitempty"`
 	PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`
 	LogicalLocations []sarifLogical `json:"logicalLocations,omitempty"`
 }
@@ -223,6 +228,13 @@ func sarifResultOf(f rule.Finding, ruleIndex int) sarifResult {
 	res.Locations = []sarifLocation{}
 	if loc.PhysicalLocation != nil || len(loc.LogicalLocations) > 0 {
 		res.Locations = append(res.Locations, loc)
+	}
+	for i, l := range f.Related {
+		phys := &sarifPhysical{ArtifactLocation: artifactOf(l.File)}
+		if l.Line > 0 {
+			phys.Region = &sarifRegion{StartLine: l.Line, StartColumn: l.Column}
+		}
+		res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: i + 1, PhysicalLocation: phys, Message: &sarifText{Text: l.Message}})
 	}
 	if f.Suppressed {
 		res.Suppressions = []sarifSuppression{{Kind: "inSource", Justification: "winkube.io/ignore annotation"}}

@@ -21,6 +21,9 @@ func Text(w io.Writer, r *Report, opts Options) error {
 		}
 		sev := paintSeverity(opts.Color, f.Severity, f.Severity.String())
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", Clean(position(f)), sev, Clean(f.Message), paint(Dim, "["+Clean(f.Rule)+"]"))
+		for _, l := range f.Related {
+			fmt.Fprintf(bw, "    %s %s\n", paint(Dim, Clean(l.Message)+":"), Clean(position(rule.Finding{File: l.File, Line: l.Line, Column: l.Column})))
+		}
 		if f.Hint != "" && hints[hintKey{f.Rule, f.Hint}] < repeatedHint {
 			fmt.Fprintf(bw, "    %s %s\n", paint(Dim, "hint:"), Clean(f.Hint))
 		}

@@ -20,6 +20,17 @@ type Finding struct {
 	Line, Column int
 	Fix          *Fix
 	Suppressed   bool
+	// Related are further places the finding concerns: for an input
+	// rendered from a Helm chart or a kustomization, File and Line are
+	// the template or base line and Related holds the rendered position.
+	Related []Location
+}
+
+// Location is a position in a file with a note saying what is there.
+type Location struct {
+	File         string
+	Line, Column int
+	Message      string
 }
 
 // WithSeverity returns f reporting at s instead of the rule's default.
