@@ -37,7 +37,11 @@ type Report struct {
 	Server    string
 	Checked   int // pods looked at
 	Unhealthy int
+	// Nodes is how many nodes have a node cause (from their logs).
+	Nodes     int
 	Diagnoses []Diagnosis
+	// Kubelets says how the kubelets were read; nil when they were not.
+	Kubelets *live.KubeletAccess
 }
 
 // PodRef names a pod.
@@ -73,7 +77,19 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 	if opts.Model != nil {
 		m = *opts.Model
 	}
-	rep := &Report{Server: s.Server}
+	rep := &Report{Server: s.Server, Kubelets: s.KubeletAccess}
+	var nodeDiags []Diagnosis
+	if opts.Pod == "" {
+		nodeDiags = diagnoseNodes(s)
+	}
+	seen := map[string]bool{}
+	for _, d := range nodeDiags {
+		if !seen[d.Node] {
+			seen[d.Node] = true
+			rep.Nodes++
+		}
+	}
+	defer func() { rep.Diagnoses = append(rep.Diagnoses, nodeDiags...) }()
 	var sick []*podCtx
 	for _, p := range s.Pods {
 		if opts.Pod != "" && p.Name != opts.Pod {
@@ -92,6 +108,7 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 			c.evidence = append(c.evidence, fromEvent(e))
 		}
 		c.evidence = append(c.evidence, statusEvidence(p)...)
+		c.stats = statsEvidence(s, c)
 		sick = append(sick, c)
 	}
 	if opts.Pod != "" && rep.Checked == 0 {
@@ -210,6 +227,9 @@ func diagnose(c *podCtx, owner string, lint []rule.Finding) []Diagnosis {
 				d.NodeBuild = c.node.Labels[cluster.LabelWindowsBuild]
 			}
 			d.Evidence = append(d.Evidence, Evidence{Source: "node", Message: fmt.Sprintf("node %s runs Windows build %s (kernel %s, %s)", c.node.Name, d.NodeBuild, c.node.Status.NodeInfo.KernelVersion, c.node.Status.NodeInfo.ContainerRuntimeVersion)})
+		}
+		if c.stats != nil && (s.cause == OOMKilled || s.cause == Evicted) {
+			d.Evidence = append(d.Evidence, *c.stats)
 		}
 		if v := simVerdict(c.sim); v != nil && !hasSource(d.Evidence, "simulate") {
 			d.Evidence = append(d.Evidence, *v)

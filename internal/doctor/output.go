@@ -30,11 +30,17 @@ type jsonReport struct {
 type jsonSummary struct {
 	Checked   int `json:"checked"`
 	Unhealthy int `json:"unhealthy"`
+	// Nodes and KubeletPath are set when the kubelets were read.
+	Nodes       int    `json:"nodesWithCauses,omitempty"`
+	KubeletPath string `json:"kubeletPath,omitempty"`
 }
 
 // JSON writes the versioned report.
 func JSON(w io.Writer, r *Report, tool string) error {
-	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: r.Server, Summary: jsonSummary{r.Checked, r.Unhealthy}, Diagnoses: r.Diagnoses}
+	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: r.Server, Summary: jsonSummary{Checked: r.Checked, Unhealthy: r.Unhealthy, Nodes: r.Nodes}, Diagnoses: r.Diagnoses}
+	if r.Kubelets != nil {
+		out.Summary.KubeletPath = r.Kubelets.Path
+	}
 	if out.Diagnoses == nil {
 		out.Diagnoses = []Diagnosis{}
 	}
@@ -57,7 +63,11 @@ func Text(w io.Writer, r *Report) error {
 				where += " (Windows " + d.NodeBuild + ")"
 			}
 		}
-		fmt.Fprintf(bw, "pod %s/%s%s [%s] (%s)\n", d.Pod.Namespace, d.Pod.Name, where, d.Cause, d.Owner)
+		if d.Pod.Name == "" {
+			fmt.Fprintf(bw, "node%s [%s]\n", where, d.Cause)
+		} else {
+			fmt.Fprintf(bw, "pod %s/%s%s [%s] (%s)\n", d.Pod.Namespace, d.Pod.Name, where, d.Cause, d.Owner)
+		}
 		fmt.Fprintf(bw, "  %s\n", d.Summary)
 		fmt.Fprintln(bw, "  evidence:")
 		for _, e := range d.Evidence {
@@ -76,6 +86,9 @@ func Text(w io.Writer, r *Report) error {
 			}
 			fmt.Fprintf(bw, "    %s%s\n", prefix, c.Line)
 		}
+	}
+	if k := r.Kubelets; k != nil {
+		fmt.Fprintf(bw, "read the kubelets of %d node(s) %s; %d node(s) with a cause in their logs\n", k.Nodes, pathWords(k.Path), r.Nodes)
 	}
 	fmt.Fprintf(bw, "%d pods checked, %d unhealthy, %d diagnoses\n", r.Checked, r.Unhealthy, len(r.Diagnoses))
 	return bw.Flush()
@@ -98,4 +111,11 @@ func evidenceLine(e Evidence) string {
 	}
 	b.WriteString(": " + e.Message)
 	return b.String()
+}
+
+func pathWords(path string) string {
+	if path == "proxy" {
+		return "through the API server's node proxy"
+	}
+	return "directly"
 }
