@@ -166,12 +166,12 @@ func TestLogTime(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	for line, want := range map[string]time.Time{
-		`E1127 03:58:01.123456    4712 kubelet.go:1] "x"`:                                   time.Date(2025, 11, 27, 3, 58, 1, 123456000, time.UTC),
-		`I0101 23:00:00.5 1 x.go:1] y`:                                                     time.Date(2026, 1, 1, 23, 0, 0, 500000000, time.UTC),
-		`time="2026-01-01T10:00:00.1234567Z" level=error msg="x"`:                          time.Date(2026, 1, 1, 10, 0, 0, 123456700, time.UTC),
-		`2026-01-01 10:00:00.250 [INFO][1234] felix/daemon.go 400: x`:                      time.Date(2026, 1, 1, 10, 0, 0, 250000000, time.UTC),
+		`E1127 03:58:01.123456    4712 kubelet.go:1] "x"`:                                time.Date(2025, 11, 27, 3, 58, 1, 123456000, time.UTC),
+		`I0101 23:00:00.5 1 x.go:1] y`:                                                   time.Date(2026, 1, 1, 23, 0, 0, 500000000, time.UTC),
+		`time="2026-01-01T10:00:00.1234567Z" level=error msg="x"`:                        time.Date(2026, 1, 1, 10, 0, 0, 123456700, time.UTC),
+		`2026-01-01 10:00:00.250 [INFO][1234] felix/daemon.go 400: x`:                    time.Date(2026, 1, 1, 10, 0, 0, 250000000, time.UTC),
 		`1/1/2026 3:04:05 PM       1 Information      I0101 15:04:05.000000 1 x.go:1] y`: time.Date(2026, 1, 1, 15, 4, 5, 0, time.UTC),
-		`2026-01-01T10:00:00+01:00 something`:                                              time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC),
+		`2026-01-01T10:00:00+01:00 something`:                                            time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC),
 	} {
 		got, ok := LogTime(line, now)
 		if !ok || !got.Equal(want) {
