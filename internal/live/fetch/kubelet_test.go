@@ -20,7 +20,7 @@ import (
 	"github.com/winkube/winkube/internal/live/fetch/kubelettest"
 )
 
-func testdata(t *testing.T, name string) []byte {
+func testdata(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "kubelet", name))
 	if err != nil {
@@ -31,7 +31,7 @@ func testdata(t *testing.T, name string) []byte {
 
 // serve starts a fake kubelet per node on 127.0.0.1 (the direct path
 // has no loopback rule) and returns the Nodes pointing at them.
-func serve(t *testing.T, ca *kubelettest.CA, flight *kubelettest.Flight, nodes map[string]*kubelettest.Node) []*corev1.Node {
+func serve(t testing.TB, ca *kubelettest.CA, flight *kubelettest.Flight, nodes map[string]*kubelettest.Node) []*corev1.Node {
 	t.Helper()
 	cert, err := ca.Serving(net.ParseIP("127.0.0.1"))
 	if err != nil {

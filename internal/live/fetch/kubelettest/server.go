@@ -26,6 +26,8 @@ type Node struct {
 	Hang bool
 	// HugeLog streams this many bytes of log lines for every log query.
 	HugeLog int64
+	// Delay is waited before every answer (a kubelet across a network).
+	Delay time.Duration
 }
 
 // Authorizer decides a request as the kubelet's webhook authorizer does:
@@ -113,6 +115,13 @@ func (s *Server) handler(node *Node, auth Authorizer) http.Handler {
 		for prefix, code := range node.Status {
 			if strings.HasPrefix(r.URL.Path, prefix) {
 				http.Error(w, http.StatusText(code), code)
+				return
+			}
+		}
+		if node.Delay > 0 {
+			select {
+			case <-time.After(node.Delay):
+			case <-r.Context().Done():
 				return
 			}
 		}
