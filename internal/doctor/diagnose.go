@@ -70,7 +70,8 @@ type Diagnosis struct {
 	Sources     []string   `json:"sources"`
 }
 
-// Diagnose explains the unhealthy pods of a snapshot.
+// Diagnose explains the unhealthy pods of a snapshot, and names the node
+// causes the kubelets' logs show (when the snapshot holds them).
 func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, error) {
 	opts = opts.withDefaults()
 	m, _ := audit.ModelFor(s.Server)
@@ -78,18 +79,24 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 		m = *opts.Model
 	}
 	rep := &Report{Server: s.Server, Kubelets: s.KubeletAccess}
-	var nodeDiags []Diagnosis
-	if opts.Pod == "" {
-		nodeDiags = diagnoseNodes(s)
+	if err := diagnosePods(ctx, s, opts, m, rep); err != nil {
+		return nil, err
 	}
-	seen := map[string]bool{}
-	for _, d := range nodeDiags {
-		if !seen[d.Node] {
-			seen[d.Node] = true
-			rep.Nodes++
+	if opts.Pod == "" {
+		seen := map[string]bool{}
+		for _, d := range diagnoseNodes(s) {
+			if !seen[d.Node] {
+				seen[d.Node] = true
+				rep.Nodes++
+			}
+			rep.Diagnoses = append(rep.Diagnoses, d)
 		}
 	}
-	defer func() { rep.Diagnoses = append(rep.Diagnoses, nodeDiags...) }()
+	return rep, nil
+}
+
+// diagnosePods explains the unhealthy pods into rep.
+func diagnosePods(ctx context.Context, s *live.Snapshot, opts Options, m winsupport.Model, rep *Report) error {
 	var sick []*podCtx
 	for _, p := range s.Pods {
 		if opts.Pod != "" && p.Name != opts.Pod {
@@ -112,15 +119,15 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 		sick = append(sick, c)
 	}
 	if opts.Pod != "" && rep.Checked == 0 {
-		return nil, fmt.Errorf("pod %q not found in namespace %q", opts.Pod, s.Namespace)
+		return fmt.Errorf("pod %q not found in namespace %q", opts.Pod, s.Namespace)
 	}
 	if len(sick) == 0 {
-		return rep, nil
+		return nil
 	}
 	owners := audit.NewOwners(s)
 	tops, err := audit.TopLevel(s, owners)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	lint := map[string][]rule.Finding{}
 	for _, f := range audit.Lint(s, tops, opts.Rules, m) {
@@ -132,7 +139,7 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
 		res, err := simulate.Run(ctx, audit.PlacedInput(s, m))
 		if err != nil {
-			return nil, fmt.Errorf("simulating the live cluster: %w", err)
+			return fmt.Errorf("simulating the live cluster: %w", err)
 		}
 		for i := range res.Pods {
 			sims[res.Pods[i].Workload] = &res.Pods[i]
@@ -146,7 +153,7 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 		}
 		rep.Diagnoses = append(rep.Diagnoses, diagnose(c, owner, lint[owner])...)
 	}
-	return rep, nil
+	return nil
 }
 
 // Examined returns the pods Diagnose looks into with the same options:
