@@ -140,7 +140,11 @@ func MemoryPressure(n *corev1.Node, s *live.NodeStats) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Windows node %s: %s (kubelet stats at %s)", n.Name, strings.Join(parts, "; "), s.Time.UTC().Format("2006-01-02T15:04:05Z"))
+	msg := fmt.Sprintf("Windows node %s: %s", n.Name, strings.Join(parts, "; "))
+	if !s.Time.IsZero() {
+		msg += " (kubelet stats at " + s.Time.UTC().Format("2006-01-02T15:04:05Z") + ")"
+	}
+	return msg
 }
 
 var windowsNodeDiskPressure = &NodeRule{
