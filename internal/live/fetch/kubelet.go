@@ -215,14 +215,24 @@ func (c *kubeletClient) read(ctx context.Context, n *corev1.Node) *live.Kubelet 
 		k.Unread = append(k.Unread, live.Unread{Endpoint: "/", Err: err.Error()})
 		return k
 	}
+	var reads []func()
 	if c.o.Configz {
-		c.readConfigz(ctx, base, k)
+		reads = append(reads, func() { c.readConfigz(ctx, base, k) })
 	}
 	if c.o.Stats {
-		c.readStats(ctx, base, k)
+		reads = append(reads, func() { c.readStats(ctx, base, k) })
 	}
 	for _, svc := range c.o.Services {
-		c.readLogs(ctx, base, svc, k)
+		reads = append(reads, func() { c.readLogs(ctx, base, svc, k) })
+	}
+	for i, read := range reads {
+		read()
+		// A kubelet that let one request time out is not asked again:
+		// one timeout per node bounds the run.
+		if n := len(k.Unread); n > 0 && strings.HasPrefix(k.Unread[n-1].Err, noAnswer) && i < len(reads)-1 {
+			k.Unread = append(k.Unread, live.Unread{Endpoint: "/", Err: fmt.Sprintf("%d more endpoint(s) not asked: the kubelet did not answer in time", len(reads)-1-i)})
+			break
+		}
 	}
 	return k
 }

@@ -102,7 +102,7 @@ func TestReadKubeletsHostile(t *testing.T) {
 	want := map[string][]live.Unread{
 		"forbidden": {{Endpoint: "/configz", Permission: "get nodes/configz"}, {Endpoint: "/stats/summary", Permission: "get nodes/stats"}, {Endpoint: logsEndpoint(o, "kubelet"), Permission: "get nodes/log"}},
 		"old":       {{Endpoint: "/configz", Err: "HTTP 404: the kubelet does not serve /configz (enableDebuggingHandlers is false in its configuration)"}, {Endpoint: logsEndpoint(o, "kubelet")}},
-		"hung":      {{Endpoint: "/configz", Err: "no answer within 500ms"}, {Endpoint: "/stats/summary", Err: "no answer within 500ms"}, {Endpoint: logsEndpoint(o, "kubelet"), Err: "no answer within 500ms"}},
+		"hung":      {{Endpoint: "/configz", Err: "no answer within 500ms"}, {Endpoint: "/", Err: "2 more endpoint(s) not asked: the kubelet did not answer in time"}},
 		"malformed": {{Endpoint: "/configz"}, {Endpoint: "/stats/summary", Err: `malformed /stats/summary answer: no "node"`}},
 		"huge":      {{Endpoint: "/configz", Err: "the answer is larger than 1048576 bytes; not read"}, {Endpoint: "/stats/summary", Err: "HTTP 404: the kubelet does not serve /stats/summary"}, {Endpoint: logsEndpoint(o, "kubelet"), Err: "the log answer is larger than 1048576 bytes; only its first 1048576 bytes were read"}},
 		"filelogs":  {{Endpoint: "/configz", Err: "HTTP 404: the kubelet does not serve /configz (enableDebuggingHandlers is false in its configuration)"}, {Endpoint: "/stats/summary", Err: "HTTP 404: the kubelet does not serve /stats/summary"}},

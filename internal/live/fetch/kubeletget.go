@@ -56,12 +56,15 @@ func (c *kubeletClient) get(ctx context.Context, base, endpoint string, read fun
 	if err := read(resp.Body); err != nil {
 		msg := err.Error()
 		if ctx.Err() != nil {
-			msg = fmt.Sprintf("the answer did not end within %s: %v", c.o.Timeout, err)
+			msg = fmt.Sprintf("%s %s: the answer did not end: %v", noAnswer, c.o.Timeout, err)
 		}
 		return &live.Unread{Endpoint: endpoint, Err: msg}
 	}
 	return nil
 }
+
+// noAnswer starts the message of a request that timed out.
+const noAnswer = "no answer within"
 
 // explain turns a transport error into what to do about it.
 func (c *kubeletClient) explain(ctx context.Context, err error) string {
@@ -70,7 +73,7 @@ func (c *kubeletClient) explain(ctx context.Context, err error) string {
 	var host x509.HostnameError
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within %s", c.o.Timeout)
+		return fmt.Sprintf("%s %s", noAnswer, c.o.Timeout)
 	case errors.As(err, &unknown), errors.As(err, &invalid), errors.As(err, &host):
 		return fmt.Sprintf("cannot verify the kubelet's serving certificate: %v (pass --kubelet-ca with the CA that signed it, enable serverTLSBootstrap, or read through the API server with --node-reads=proxy)", err)
 	}
