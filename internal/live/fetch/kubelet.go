@@ -41,9 +41,11 @@ const (
 	// DefaultLogMaxBytes bounds how much of one log answer is read.
 	DefaultLogMaxBytes = 16 << 20
 	DefaultLogSince    = time.Hour
-	DefaultTailLines   = 2000
+	// DefaultTailLines is also the most lines kept per service: with
+	// lines cut at maxLogLine, at most 2 MiB a service and node.
+	DefaultTailLines = 500
 	// maxLogLine is the longest log line kept whole; longer lines are cut.
-	maxLogLine = 16 << 10
+	maxLogLine = 4 << 10
 )
 
 // DefaultServices are the node services whose logs are queried: the
