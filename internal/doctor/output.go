@@ -64,7 +64,7 @@ func Text(w io.Writer, r *Report) error {
 			}
 		}
 		if d.Pod.Name == "" {
-			fmt.Fprintf(bw, "node%s [%s]\n", where, d.Cause)
+			fmt.Fprintf(bw, "node %s [%s]\n", strings.TrimPrefix(where, " on "), d.Cause)
 		} else {
 			fmt.Fprintf(bw, "pod %s/%s%s [%s] (%s)\n", d.Pod.Namespace, d.Pod.Name, where, d.Cause, d.Owner)
 		}
