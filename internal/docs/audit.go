@@ -28,6 +28,8 @@ func Audit(w io.Writer) error {
 	fmt.Fprintln(bw)
 	fmt.Fprintln(bw, "Tried in this order; a pod gets one diagnosis per matching cause, most likely first. Messages are matched case-insensitively anywhere in the event or status text, so the wrappers of the kubelet, the CRI, containerd, hcsshim and Docker do not matter.")
 	fmt.Fprintln(bw)
+	fmt.Fprintln(bw, "The node causes (runtime-endpoint-unreachable to source-vip-problem) are matched on the lines of the node log query instead, with `--node-reads`, whether or not a pod is unhealthy: their diagnoses name a node (`node`, `state: node`) and no pod (`pod` is empty), quote each line with its timestamp (`source: log`, `reason` is the service), and count in `summary.nodesWithCauses`; doctor exits 1 when a node has one.")
+	fmt.Fprintln(bw)
 	for _, c := range doctor.Causes() {
 		writeCause(bw, c)
 	}
