@@ -44,11 +44,11 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) (int, error) {
-	tn, err := setupNet()
+	tn, err := kubelettest.NewTestNet()
 	if err != nil {
 		return 0, err
 	}
-	defer tn.close()
+	defer tn.Close()
 	dir, err := os.MkdirTemp("", "winkube-livenode-")
 	if err != nil {
 		return 0, err
