@@ -66,11 +66,11 @@ var liveRules = []string{"kubelet-cgroups-per-qos", "kubelet-enforce-node-alloca
 
 // wantDirect is what the audit reports of the scenario's kubelets when
 // it may read them: nodeconfig's rules on win-3's live configuration,
-// its drift from pool win, win-4's memory and disk, and the hung and
-// malformed kubelets of win-5 and win-6.
+// its drift from pool win, win-4's memory and both its filesystems, and
+// the hung and malformed kubelets of win-5 and win-6.
 var wantDirect = map[string][]string{
 	"win-3": {"kubelet-cgroups-per-qos", "kubelet-enforce-node-allocatable", "kubelet-memory-reserve", "kubelet-runtime-endpoint", "windows-node-config-drift"},
-	"win-4": {"windows-node-disk-pressure", "windows-node-memory-pressure"},
+	"win-4": {"windows-node-disk-pressure", "windows-node-disk-pressure", "windows-node-memory-pressure"},
 	"win-5": {"kubelet-unreadable", "kubelet-unreadable"},
 	"win-6": {"kubelet-unreadable", "kubelet-unreadable"},
 }
@@ -144,8 +144,6 @@ func TestAuditThroughNodeProxy(t *testing.T) {
 	}
 	rep, stderr := audit(t, "--kubeconfig", proxyUser, "--node-reads=proxy")
 	got := byNode(rep, liveRules...)
-	// Through the proxy the API server answers for a hung kubelet too;
-	// only the number of win-5's findings is certain.
 	if diff := cmp.Diff(wantDirect, got); diff != "" {
 		t.Errorf("findings through the proxy (-want +got):\n%s", diff)
 	}
