@@ -26,8 +26,6 @@ var (
 	caFile string
 	// logTime is the time every served log line carries.
 	logTime time.Time
-	// flight counts the requests in flight across the fake kubelets.
-	flight = &kubelettest.Flight{}
 )
 
 // bodies is where the kubelet answers are kept: the unit tests of fetch
@@ -159,7 +157,7 @@ func startKubelets(ctx context.Context, ip net.IP, cert tls.Certificate, ca *kub
 		return nil, err
 	}
 	for _, k := range scenario() {
-		s, err := kubelettest.Start(net.JoinHostPort(ip.String(), "0"), cert, ca.Pool(), k.node, kubelettest.SARAuthorizer(cp.Client, k.name), flight)
+		s, err := kubelettest.Start(net.JoinHostPort(ip.String(), "0"), cert, ca.Pool(), k.node, kubelettest.SARAuthorizer(cp.Client, k.name), nil)
 		if err != nil {
 			return servers, err
 		}
