@@ -101,7 +101,7 @@ func TestAuditDirectUnderShippedRole(t *testing.T) {
 			t.Errorf("malformed answer: %s", f.Message)
 		}
 	}
-	if !strings.Contains(stderr, "read the kubelets of 6 Windows node(s) directly") || !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "directly on their ports") }) {
+	if !strings.Contains(stderr, "read the kubelets of 7 Windows node(s) directly") || !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "directly on their ports") }) {
 		t.Errorf("the audit does not say which path it used: stderr %q, notes %q", stderr, rep.Notes)
 	}
 }
@@ -159,8 +159,8 @@ func TestAuditThroughNodeProxy(t *testing.T) {
 			denied++
 		}
 	}
-	if denied != 2*6 {
-		t.Errorf("%d kubelet-unreadable findings naming nodes/proxy under the shipped role, want 12 (configz and stats of 6 nodes)", denied)
+	if denied != 2*7 {
+		t.Errorf("%d kubelet-unreadable findings naming nodes/proxy under the shipped role, want 14 (configz and stats of 7 nodes)", denied)
 	}
 }
 
@@ -213,7 +213,10 @@ func TestDoctorNodeCausesFromLogs(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("node causes (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(stderr, "cannot read /logs/") || !strings.Contains(stderr, "node win-5") {
+	if !strings.Contains(stderr, "cannot read /stats/summary of node win-5's kubelet: no answer within 10s") {
 		t.Errorf("the hung kubelet is not reported on stderr: %q", stderr)
+	}
+	if !strings.Contains(stderr, "of node win-7's kubelet: the log answer is larger than 16777216 bytes") {
+		t.Errorf("the endless log is not reported on stderr: %q", stderr)
 	}
 }

@@ -144,6 +144,8 @@ func scenario() []kubelet {
 			"kubelet": retime(file("kubelet.log")), "containerd": retime(file("containerd.log")), "kube-proxy": retime(file("kube-proxy.log")), "flanneld": retime(file("flanneld.log"))}}},
 		{name: "win-5", pool: "old", node: &kubelettest.Node{Hang: true}},
 		{name: "win-6", pool: "old", node: &kubelettest.Node{Configz: []byte(`{"kubeletconfig": {"cgroupsPerQOS": tru`), Stats: []byte(`<html>502 Bad Gateway</html>`)}},
+		// win-7 answers every log query with an endless log.
+		{name: "win-7", pool: "big", node: &kubelettest.Node{Configz: good, Stats: calmStats(), HugeLog: 1 << 30}},
 	}
 }
 
