@@ -10,6 +10,8 @@
 # Usage: hack/bench-audit.sh                 (full size)
 #        WINKUBE_BENCH_SCALE=0.25 hack/bench-audit.sh   (a quarter of it)
 #        KUBECTL=/path/to/kubectl hack/bench-audit.sh  (default /usr/bin/kubectl)
+#        WINKUBE_BENCH_KUBELETS=200 hack/bench-audit.sh  (also serve 200 Windows
+#          nodes' kubelets on a veth pair, as root, and time audit --node-reads=direct)
 #        WINKUBE_BENCH_HOLD=FILE hack/bench-audit.sh  (fill the cluster, write its
 #          kubeconfig to FILE and keep it up until FILE is removed; times nothing)
 set -euo pipefail

@@ -18,7 +18,7 @@ type Area struct {
 // areaOf maps a rule's category to the readiness area it counts in.
 func areaOf(c rule.Category, id string) string {
 	switch c {
-	case CategoryNodes, CategoryAccess:
+	case CategoryNodes, CategoryAccess, rule.NodeConfig:
 		return AreaNodes
 	case rule.Placement:
 		return AreaPlacement

@@ -23,6 +23,9 @@ type Options struct {
 	Model *winsupport.Model
 	// NoSimulation skips the simulation.
 	NoSimulation bool
+	// NodeConfig checks the live kubelet configurations read (the
+	// snapshot's Kubelets); nil skips that check.
+	NodeConfig *NodeConfigCheck
 }
 
 // Result is one audit.
@@ -132,6 +135,13 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 	for _, nr := range NodeRules() {
 		nr.Check(f, emitter{rule: nr, out: &res.Findings})
 	}
+	if opts.NodeConfig != nil && len(s.Kubelets) > 0 {
+		res.Rules = append(res.Rules, opts.NodeConfig.Rules...)
+		res.Findings = append(res.Findings, liveConfig(f, opts.NodeConfig)...)
+	}
+	if a := s.KubeletAccess; a != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("read the kubelets of %d Windows node(s) %s", a.Nodes, accessWords(a.Path)))
+	}
 	res.Findings = append(res.Findings, Lint(s, tops, opts.Rules, m)...)
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
 		if err := simulateLive(ctx, s, f, owners, res); err != nil {
@@ -152,4 +162,12 @@ func Lint(s *live.Snapshot, tops []*manifest.Object, rules []*rule.Rule, m winsu
 		out[i].File, out[i].Line, out[i].Column = "", 0, 0
 	}
 	return out
+}
+
+// accessWords says how the kubelets were reached.
+func accessWords(path string) string {
+	if path == "proxy" {
+		return "through the API server's node proxy (nodes/proxy)"
+	}
+	return "directly on their ports (nodes/configz, nodes/stats, nodes/log)"
 }

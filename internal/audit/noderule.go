@@ -42,6 +42,10 @@ func NodeRules() []*NodeRule {
 		linuxPodOnWindowsNode,
 		windowsPodOnLinuxNode,
 		windowsNodeNotReady,
+		windowsNodeConfigDrift,
+		windowsNodeMemoryPressure,
+		windowsNodeDiskPressure,
+		kubeletUnreadable,
 	}
 }
 

@@ -50,6 +50,25 @@ func notReady(n *corev1.Node) {
 	n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionUnknown, Reason: "NodeStatusUnknown", Message: "Kubelet stopped posting node status."}}
 }
 
+// pool puts a node in an AKS-style pool.
+func pool(v string) nodeOpt { return func(n *corev1.Node) { n.Labels["agentpool"] = v } }
+
+// configz is a live kubelet configuration with an eviction threshold;
+// the nodes of hybrid() and node() share the pool of their instance type
+// and build.
+func configz(node, memoryAvailable string) *live.Kubelet {
+	return &live.Kubelet{Node: node, Config: []byte(`{"kind":"KubeletConfiguration","cgroupsPerQOS":false,"evictionHard":{"memory.available":"` + memoryAvailable + `"},"podCIDR":"` + node + `"}`)}
+}
+
+func memory(node string, workingSet, available uint64) *live.Kubelet {
+	return &live.Kubelet{Node: node, Stats: &live.NodeStats{MemoryWorkingSetBytes: &workingSet, MemoryAvailableBytes: &available}}
+}
+
+func disk(node string, avail, capacity uint64) *live.Kubelet {
+	avail, capacity = avail<<30, capacity<<30
+	return &live.Kubelet{Node: node, Stats: &live.NodeStats{FsAvailableBytes: &avail, FsCapacityBytes: &capacity}}
+}
+
 func hybrid(extra ...*corev1.Node) []*corev1.Node {
 	return append([]*corev1.Node{node("lin-1", "linux"), node("lin-2", "linux"), node("win-a", "windows"), node("win-b", "windows")}, extra...)
 }
@@ -132,6 +151,19 @@ func TestNodeRules(t *testing.T) {
 		{windowsNodeNotReady,
 			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", notReady))}, []string{"Node/win-c"},
 			&live.Snapshot{Nodes: hybrid(node("lin-3", "linux", notReady))}},
+		{windowsNodeConfigDrift,
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows")), Kubelets: []*live.Kubelet{configz("win-a", "500Mi"), configz("win-b", "500Mi"), configz("win-c", "100Mi")}}, []string{"Node/win-c"},
+			&live.Snapshot{Nodes: hybrid(node("win-c", "windows", pool("other"))), Kubelets: []*live.Kubelet{configz("win-a", "500Mi"), configz("win-b", "500Mi"), configz("win-c", "100Mi")}}},
+		{windowsNodeMemoryPressure,
+			&live.Snapshot{Nodes: hybrid(), Kubelets: []*live.Kubelet{memory("win-a", 13<<30, 3<<30), memory("win-b", 10<<30, 300<<20)}}, []string{"Node/win-a", "Node/win-b"},
+			&live.Snapshot{Nodes: hybrid(), Kubelets: []*live.Kubelet{memory("win-a", 11<<30, 5<<30)}}},
+		{windowsNodeDiskPressure,
+			&live.Snapshot{Nodes: hybrid(), Kubelets: []*live.Kubelet{disk("win-a", 10, 100)}}, []string{"Node/win-a"},
+			&live.Snapshot{Nodes: hybrid(), Kubelets: []*live.Kubelet{disk("win-a", 40, 100)}}},
+		{kubeletUnreadable,
+			&live.Snapshot{Nodes: hybrid(), KubeletAccess: &live.KubeletAccess{Path: "direct", Nodes: 2}, Kubelets: []*live.Kubelet{
+				{Node: "win-a", Unread: []live.Unread{{Endpoint: "/configz", Permission: "get nodes/configz", Err: "HTTP 403: Forbidden"}}}, {Node: "win-b"}}}, []string{"Node/win-a"},
+			&live.Snapshot{Nodes: hybrid(), KubeletAccess: &live.KubeletAccess{Path: "direct", Nodes: 2}, Kubelets: []*live.Kubelet{{Node: "win-a"}, {Node: "win-b"}}}},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

@@ -9,8 +9,11 @@ import (
 
 	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/live/fetch"
+	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/version"
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 type auditOptions struct {
@@ -38,12 +41,22 @@ Needs get/list/watch on what it reads and nothing else (deploy/audit-rbac.yaml);
 Secrets are never read. A kind it may not list becomes a permission-denied
 finding and the audit goes on.
 
+With --node-reads=direct (in the cluster, e.g. the audit CronJob) or
+--node-reads=proxy (from a workstation, through the API server) it also reads
+each Windows node's kubelet: its live configuration (/configz), checked with
+the rules and IDs of nodeconfig validate and compared within the node's pool,
+and its memory and disk (/stats/summary). Direct reads need get on
+nodes/configz and nodes/stats; proxy reads need nodes/proxy, which is close to
+node admin (deploy/audit-node-proxy-rbac.yaml, opt-in). An endpoint that cannot
+be read becomes a kubelet-unreadable finding naming the permission or setting.
+
 Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 2 for a usage error or a tool failure. The output format never changes it.`,
 		Example: `  winkube audit
   winkube audit --context prod -o json > audit.json
   winkube audit -n shop --output-file sarif=audit.sarif
   winkube audit --output-file html=audit.html --output-file json=audit.json
+  winkube audit --node-reads=proxy -o json | jq '.findings[] | select(.rule == "windows-node-config-drift")'
   kubectl winkube audit -A --fail-on warning`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -82,12 +95,17 @@ func (o *auditOptions) validate() error {
 func (o *auditOptions) run(cmd *cobra.Command) error {
 	limitMemory(auditMemoryLimit)
 	o.opts.Progress = progress(o.streams, o.quiet)
+	if k := o.kubeletOptions(); k != nil {
+		k.Configz, k.Stats = true, true
+		o.opts.Kubelets = k
+	}
 	snap, err := fetch.Read(cmd.Context(), o.opts)
 	endProgress(o.streams, o.opts.Progress)
 	if err != nil {
 		return err
 	}
-	opts := audit.Options{Rules: o.enabled, NoSimulation: o.noSim, Model: o.explicitModel()}
+	noteKubelets(o.streams, o.quiet, snap)
+	opts := audit.Options{Rules: o.enabled, NoSimulation: o.noSim, Model: o.explicitModel(), NodeConfig: liveNodeConfig(o.explicitModel())}
 	res, err := audit.Run(cmd.Context(), snap, opts)
 	if err != nil {
 		return err
@@ -104,4 +122,16 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 		return fmt.Errorf("could not list %s: areas that read them are unknown, not ready (see the permission-denied findings)", strings.Join(res.Unread, ", "))
 	}
 	return o.failGate.exit(res.Findings)
+}
+
+// liveNodeConfig checks live kubelet configurations with nodeconfig's
+// rules; audit does not import nodeconfig itself.
+func liveNodeConfig(m *winsupport.Model) *audit.NodeConfigCheck {
+	model := winsupport.Default()
+	if m != nil {
+		model = *m
+	}
+	return &audit.NodeConfigCheck{Rules: nodeconfig.Rules(), Check: func(name string, data []byte, build int) ([]rule.Finding, error) {
+		return nodeconfig.CheckConfigz(name, data, build, model)
+	}}
 }

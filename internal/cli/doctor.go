@@ -35,11 +35,19 @@ its owner, and winkube's lint and simulate verdicts are weighed together. Each
 diagnosis has a stable cause ID, the evidence quoted, the explanation, the
 runbook steps and the next commands to run, kubectl and PowerShell on the node.
 
+With --node-reads=direct or --node-reads=proxy it also reads the recent logs
+of each Windows node's kubelet, containerd, kube-proxy and CNI daemons through
+the kubelet's node log query (/logs/?query=), and its stats, and names node
+causes from the log lines alone (the HNS network missing, kube-proxy failing
+to program Services, the runtime unreachable ...), quoting each line with its
+timestamp. Direct reads need get on nodes/log and nodes/stats; proxy reads
+need nodes/proxy.
+
 With POD only that pod is diagnosed. Without -n or -A the kubeconfig context's
 namespace is read, as kubectl does.
 
-Exit status: 0 when no pod is unhealthy, 1 when one is, 2 for a usage error or
-a tool failure.`,
+Exit status: 0 when no pod is unhealthy and no node has a cause, 1 when one
+has, 2 for a usage error or a tool failure.`,
 		Example: `  winkube doctor -A
   winkube doctor -n shop web-7d9c6b5f4-x2k8q
   winkube doctor -A -o json | jq '.diagnoses[] | {pod: .pod.name, cause}'
@@ -84,10 +92,23 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	// Only the events of the pods doctor looks into are read.
 	o.opts.EventsAbout = doctor.Examines(opts)
+	if k := o.kubeletOptions(); k != nil {
+		// Only the lines a node cause can match are kept.
+		k.Stats, k.Services, k.KeepLine = true, fetch.DefaultServices, doctor.KeepLogLine
+		o.opts.Kubelets = k
+	}
 	snap, err := fetch.Read(cmd.Context(), o.opts)
 	endProgress(o.streams, o.opts.Progress)
 	if err != nil {
 		return err
+	}
+	noteKubelets(o.streams, o.quiet, snap)
+	if !o.quiet {
+		for _, k := range snap.Kubelets {
+			for _, u := range k.Unread {
+				fmt.Fprintf(o.streams.Err, "warning: cannot read %s of node %s's kubelet: %s%s\n", u.Endpoint, k.Node, u.Err, grantHint(u.Permission))
+			}
+		}
 	}
 	if !o.quiet {
 		for _, d := range snap.Denied {
@@ -114,8 +135,15 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 		}
 		return fmt.Errorf("could not list %s: pods or evidence the diagnosis needs were not read", strings.Join(kinds, ", "))
 	}
-	if rep.Unhealthy > 0 {
+	if rep.Unhealthy > 0 || rep.Nodes > 0 {
 		return exitError{ExitFindings}
 	}
 	return nil
+}
+
+func grantHint(permission string) string {
+	if permission == "" {
+		return ""
+	}
+	return " (grant " + permission + ")"
 }

@@ -7,13 +7,46 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/live/fetch"
 )
 
-// liveFlags are kubectl's connection flags, shared by audit and doctor.
+// liveFlags are kubectl's connection flags, shared by audit and doctor,
+// and how the Windows nodes' kubelets are read.
 type liveFlags struct {
 	opts           fetch.Options
 	requestTimeout string
+	nodeReads      string
+	kubeletCA      string
+}
+
+// Values of --node-reads.
+const nodeReadsOff = "off"
+
+// kubeletOptions returns what to read of the kubelets, nil when
+// --node-reads is off.
+func (l *liveFlags) kubeletOptions() *fetch.KubeletOptions {
+	if l.nodeReads == nodeReadsOff {
+		return nil
+	}
+	return &fetch.KubeletOptions{Path: l.nodeReads, CAFile: l.kubeletCA}
+}
+
+// noteKubelets tells on stderr how the kubelets were read and what could
+// not be read.
+func noteKubelets(s Streams, quiet bool, snap *live.Snapshot) {
+	if quiet || snap.KubeletAccess == nil {
+		return
+	}
+	how := "directly (nodes/configz, nodes/stats, nodes/log)"
+	if snap.KubeletAccess.Path == fetch.PathProxy {
+		how = "through the API server's node proxy (nodes/proxy)"
+	}
+	unread := 0
+	for _, k := range snap.Kubelets {
+		unread += len(k.Unread)
+	}
+	fmt.Fprintf(s.Err, "read the kubelets of %d Windows node(s) %s; %d endpoint read(s) failed (reported as kubelet-unreadable)\n", snap.KubeletAccess.Nodes, how, unread)
 }
 
 func (l *liveFlags) addFlags(f *pflag.FlagSet) {
@@ -25,11 +58,21 @@ func (l *liveFlags) addFlags(f *pflag.FlagSet) {
 	f.IntVar(&l.opts.Burst, "burst", fetch.DefaultBurst, "API request burst (client-go's default is 10)")
 	f.StringVar(&l.requestTimeout, "request-timeout", fetch.DefaultRequestTimeout.String(),
 		"the length of time to wait before giving up on a single server request, as kubectl's flag: a duration (1s, 2m) or seconds; 0 waits forever")
+	f.StringVar(&l.nodeReads, "node-reads", nodeReadsOff, "read the Windows nodes' kubelets: off, direct (to each kubelet's port; needs get on nodes/configz, nodes/stats, nodes/log) or proxy (through the API server; needs nodes/proxy, close to node admin)")
+	f.StringVar(&l.kubeletCA, "kubelet-ca", "", "CA file of the kubelets' serving certificates for --node-reads=direct (default: the cluster's CA)")
 }
 
 func (l *liveFlags) validate() error {
 	if l.opts.AllNamespaces && l.opts.Namespace != "" {
 		return usagef("--namespace and --all-namespaces cannot be used together")
+	}
+	switch l.nodeReads {
+	case nodeReadsOff, fetch.PathDirect, fetch.PathProxy:
+	default:
+		return usagef("--node-reads must be off, direct or proxy, not %q", l.nodeReads)
+	}
+	if l.kubeletCA != "" && l.nodeReads != fetch.PathDirect {
+		return usagef("--kubelet-ca is for --node-reads=direct")
 	}
 	if l.opts.QPS <= 0 || l.opts.Burst <= 0 {
 		return usagef("--qps and --burst must be positive")

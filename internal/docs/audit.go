@@ -28,6 +28,8 @@ func Audit(w io.Writer) error {
 	fmt.Fprintln(bw)
 	fmt.Fprintln(bw, "Tried in this order; a pod gets one diagnosis per matching cause, most likely first. Messages are matched case-insensitively anywhere in the event or status text, so the wrappers of the kubelet, the CRI, containerd, hcsshim and Docker do not matter.")
 	fmt.Fprintln(bw)
+	fmt.Fprintln(bw, "The node causes (runtime-endpoint-unreachable to source-vip-problem) are matched on the lines of the node log query instead, with `--node-reads`, whether or not a pod is unhealthy: their diagnoses name a node (`node`, `state: node`) and no pod (`pod` is empty), quote each line with its timestamp (`source: log`, `reason` is the service), and count in `summary.nodesWithCauses`; doctor exits 1 when a node has one.")
+	fmt.Fprintln(bw)
 	for _, c := range doctor.Causes() {
 		writeCause(bw, c)
 	}
@@ -82,7 +84,47 @@ const auditIntro = "`winkube audit` and `winkube doctor` read a live cluster wit
 	"Permissions: [deploy/audit-rbac.yaml](../deploy/audit-rbac.yaml) holds the\n" +
 	"ClusterRole `winkube-audit` (get, list and watch on exactly these kinds), a\n" +
 	"ServiceAccount and its binding; [deploy/audit-cronjob.yaml](../deploy/audit-cronjob.yaml)\n" +
-	"runs `winkube audit -o json` every six hours on a Linux node.\n\n" +
+	"runs `winkube audit -o json --node-reads=direct` every six hours on a Linux node.\n\n" +
+	"## Reading the Windows nodes' kubelets\n\n" +
+	"With `--node-reads=direct` or `--node-reads=proxy` (default `off`) audit and\n" +
+	"doctor also read each Windows node's kubelet API, with no agent on the node:\n" +
+	"audit reads `/configz` (the kubelet's effective KubeletConfiguration, checked with\n" +
+	"the rules, IDs and messages of `winkube nodeconfig validate` and compared within\n" +
+	"the node's pool: `windows-node-config-drift`) and `/stats/summary` (memory and\n" +
+	"disk pressure); doctor reads `/stats/summary` and the node log query\n" +
+	"`/logs/?query=SERVICE&sinceTime=...&tailLines=...` for kubelet, containerd,\n" +
+	"kube-proxy, flanneld, CalicoNode, CalicoFelix and antrea-agent, and names node\n" +
+	"causes from the log lines alone, quoting each with its timestamp. On Windows the\n" +
+	"kubelet answers a log query from the Event Log (Get-WinEvent) or, for a service\n" +
+	"that logs to `C:\\var\\log\\SERVICE.log`, from the file, and then refuses\n" +
+	"`sinceTime` and `tailLines`; winkube then asks again without them and applies\n" +
+	"them itself (kubernetes/kubernetes v1.36.3 pkg/kubelet/kubelet_server_journal.go).\n" +
+	"The node log query needs `enableSystemLogHandler` and `enableSystemLogQuery` in the\n" +
+	"kubelet's configuration (NodeLogQuery is GA and locked on in 1.36).\n\n" +
+	"At most 16 kubelet requests are in flight at once, each bounded to 10 seconds and\n" +
+	"8 MiB (16 MiB for a log, of which only the lines a cause can match are kept).\n" +
+	"An endpoint that cannot be read (a 403 names the permission, a 404 or 405 the\n" +
+	"setting, a timeout, an answer too large, malformed JSON) becomes a\n" +
+	"`kubelet-unreadable` finding for that node, and the run goes on. The command\n" +
+	"says on stderr (and audit in its notes) which path it used.\n\n" +
+	"- **direct** (in the cluster, the CronJob): each kubelet on its own address and\n" +
+	"  port (`status.addresses`, `status.daemonEndpoints.kubeletEndpoint.port`) with the\n" +
+	"  caller's credentials; the kubelet authorizes each path with a\n" +
+	"  SubjectAccessReview on one subresource: `/configz` is `nodes/configz`,\n" +
+	"  `/stats/` is `nodes/stats`, `/logs/` is `nodes/log` (fine-grained kubelet\n" +
+	"  authorization, KubeletFineGrainedAuthz, GA in 1.36; kubernetes/kubernetes\n" +
+	"  v1.36.3 pkg/kubelet/server/auth.go). `winkube-audit` grants `get` on those\n" +
+	"  three and nothing else of a node. The kubelets' serving certificates are\n" +
+	"  checked against the cluster's CA or `--kubelet-ca`; a kubelet with a\n" +
+	"  self-signed certificate is reported as unreadable, never trusted blindly.\n" +
+	"- **proxy** (from a workstation): through the API server's node proxy,\n" +
+	"  `/api/v1/nodes/NAME/proxy/...`, which needs `get` on `nodes/proxy`.\n\n" +
+	"> **Warning:** `nodes/proxy` is close to node admin: it reaches every path of\n" +
+	"> every kubelet's API (any pod's logs; with `create`, exec into any container),\n" +
+	"> bypassing admission. It is never in `winkube-audit`. It is in a separate\n" +
+	"> ClusterRole, [deploy/audit-node-proxy-rbac.yaml](../deploy/audit-node-proxy-rbac.yaml),\n" +
+	"> that nothing binds: bind it to a person for an investigation and remove the\n" +
+	"> binding afterwards. Prefer `--node-reads=direct` from inside the cluster.\n\n" +
 	"## winkube audit\n\n" +
 	"One report over the cluster: the audit rules below over the nodes, every lint\n" +
 	"rule over the live workloads (a pod owned by a ReplicaSet owned by a Deployment\n" +

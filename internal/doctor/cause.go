@@ -39,6 +39,7 @@ func Causes() []*Cause {
 		PauseImageBuildMismatch, ImageBuildMismatch, LinuxImageOnWindows, WindowsImageOnLinux,
 		CNINetworkFailure, HostProcessIdentity, CommandNotFound, DLLNotFound,
 		SlowStartKilledByLiveness, SlowImagePull, OOMKilled, Evicted, ReadinessProbeFailing,
+		RuntimeEndpointUnreachable, SandboxNetworkSetupFailing, HNSLoadBalancerFailing, HNSNetworkMissing, FlannelWaitingForNetwork, SourceVIPProblem,
 		Unknown,
 	}
 }

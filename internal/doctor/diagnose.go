@@ -37,7 +37,11 @@ type Report struct {
 	Server    string
 	Checked   int // pods looked at
 	Unhealthy int
+	// Nodes is how many nodes have a node cause (from their logs).
+	Nodes     int
 	Diagnoses []Diagnosis
+	// Kubelets says how the kubelets were read; nil when they were not.
+	Kubelets *live.KubeletAccess
 }
 
 // PodRef names a pod.
@@ -66,14 +70,33 @@ type Diagnosis struct {
 	Sources     []string   `json:"sources"`
 }
 
-// Diagnose explains the unhealthy pods of a snapshot.
+// Diagnose explains the unhealthy pods of a snapshot, and names the node
+// causes the kubelets' logs show (when the snapshot holds them).
 func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, error) {
 	opts = opts.withDefaults()
 	m, _ := audit.ModelFor(s.Server)
 	if opts.Model != nil {
 		m = *opts.Model
 	}
-	rep := &Report{Server: s.Server}
+	rep := &Report{Server: s.Server, Kubelets: s.KubeletAccess}
+	if err := diagnosePods(ctx, s, opts, m, rep); err != nil {
+		return nil, err
+	}
+	if opts.Pod == "" {
+		seen := map[string]bool{}
+		for _, d := range diagnoseNodes(s) {
+			if !seen[d.Node] {
+				seen[d.Node] = true
+				rep.Nodes++
+			}
+			rep.Diagnoses = append(rep.Diagnoses, d)
+		}
+	}
+	return rep, nil
+}
+
+// diagnosePods explains the unhealthy pods into rep.
+func diagnosePods(ctx context.Context, s *live.Snapshot, opts Options, m winsupport.Model, rep *Report) error {
 	var sick []*podCtx
 	for _, p := range s.Pods {
 		if opts.Pod != "" && p.Name != opts.Pod {
@@ -92,18 +115,19 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 			c.evidence = append(c.evidence, fromEvent(e))
 		}
 		c.evidence = append(c.evidence, statusEvidence(p)...)
+		c.stats = statsEvidence(s, c)
 		sick = append(sick, c)
 	}
 	if opts.Pod != "" && rep.Checked == 0 {
-		return nil, fmt.Errorf("pod %q not found in namespace %q", opts.Pod, s.Namespace)
+		return fmt.Errorf("pod %q not found in namespace %q", opts.Pod, s.Namespace)
 	}
 	if len(sick) == 0 {
-		return rep, nil
+		return nil
 	}
 	owners := audit.NewOwners(s)
 	tops, err := audit.TopLevel(s, owners)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	lint := map[string][]rule.Finding{}
 	for _, f := range audit.Lint(s, tops, opts.Rules, m) {
@@ -115,7 +139,7 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
 		res, err := simulate.Run(ctx, audit.PlacedInput(s, m))
 		if err != nil {
-			return nil, fmt.Errorf("simulating the live cluster: %w", err)
+			return fmt.Errorf("simulating the live cluster: %w", err)
 		}
 		for i := range res.Pods {
 			sims[res.Pods[i].Workload] = &res.Pods[i]
@@ -129,7 +153,7 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 		}
 		rep.Diagnoses = append(rep.Diagnoses, diagnose(c, owner, lint[owner])...)
 	}
-	return rep, nil
+	return nil
 }
 
 // Examined returns the pods Diagnose looks into with the same options:
@@ -210,6 +234,9 @@ func diagnose(c *podCtx, owner string, lint []rule.Finding) []Diagnosis {
 				d.NodeBuild = c.node.Labels[cluster.LabelWindowsBuild]
 			}
 			d.Evidence = append(d.Evidence, Evidence{Source: "node", Message: fmt.Sprintf("node %s runs Windows build %s (kernel %s, %s)", c.node.Name, d.NodeBuild, c.node.Status.NodeInfo.KernelVersion, c.node.Status.NodeInfo.ContainerRuntimeVersion)})
+		}
+		if c.stats != nil && (s.cause == OOMKilled || s.cause == Evicted) {
+			d.Evidence = append(d.Evidence, *c.stats)
 		}
 		if v := simVerdict(c.sim); v != nil && !hasSource(d.Evidence, "simulate") {
 			d.Evidence = append(d.Evidence, *v)

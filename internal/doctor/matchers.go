@@ -20,6 +20,8 @@ type podCtx struct {
 	evidence []Evidence // events (oldest first), then the pod's status
 	sim      *simulate.PodResult
 	model    winsupport.Model
+	// stats quotes the node's memory from its kubelet, when read.
+	stats *Evidence
 }
 
 // hit is a cause that matched, with how likely it is and what shows it.

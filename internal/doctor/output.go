@@ -32,11 +32,17 @@ type jsonReport struct {
 type jsonSummary struct {
 	Checked   int `json:"checked"`
 	Unhealthy int `json:"unhealthy"`
+	// Nodes and KubeletPath are set when the kubelets were read.
+	Nodes       int    `json:"nodesWithCauses,omitempty"`
+	KubeletPath string `json:"kubeletPath,omitempty"`
 }
 
 // JSON writes the versioned report.
 func JSON(w io.Writer, r *Report, tool string) error {
-	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: r.Server, Summary: jsonSummary{r.Checked, r.Unhealthy}, Diagnoses: r.Diagnoses}
+	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: r.Server, Summary: jsonSummary{Checked: r.Checked, Unhealthy: r.Unhealthy, Nodes: r.Nodes}, Diagnoses: r.Diagnoses}
+	if r.Kubelets != nil {
+		out.Summary.KubeletPath = r.Kubelets.Path
+	}
 	if out.Diagnoses == nil {
 		out.Diagnoses = []Diagnosis{}
 	}
@@ -59,7 +65,11 @@ func Text(w io.Writer, r *Report) error {
 				where += " (Windows " + d.NodeBuild + ")"
 			}
 		}
-		fmt.Fprintf(bw, "pod %s/%s%s [%s] (%s)\n", report.Clean(d.Pod.Namespace), report.Clean(d.Pod.Name), report.Clean(where), report.Clean(d.Cause), report.Clean(d.Owner))
+		if d.Pod.Name == "" {
+			fmt.Fprintf(bw, "node %s [%s]\n", report.Clean(strings.TrimPrefix(where, " on ")), report.Clean(d.Cause))
+		} else {
+			fmt.Fprintf(bw, "pod %s/%s%s [%s] (%s)\n", report.Clean(d.Pod.Namespace), report.Clean(d.Pod.Name), report.Clean(where), report.Clean(d.Cause), report.Clean(d.Owner))
+		}
 		fmt.Fprintf(bw, "  %s\n", report.Clean(d.Summary))
 		fmt.Fprintln(bw, "  evidence:")
 		for _, e := range d.Evidence {
@@ -78,6 +88,9 @@ func Text(w io.Writer, r *Report) error {
 			}
 			fmt.Fprintf(bw, "    %s%s\n", report.Clean(prefix), report.Clean(c.Line))
 		}
+	}
+	if k := r.Kubelets; k != nil {
+		fmt.Fprintf(bw, "read the kubelets of %d node(s) %s; %d node(s) with a cause in their logs\n", k.Nodes, pathWords(k.Path), r.Nodes)
 	}
 	fmt.Fprintf(bw, "%d pods checked, %d unhealthy, %d diagnoses\n", r.Checked, r.Unhealthy, len(r.Diagnoses))
 	return bw.Flush()
@@ -100,4 +113,11 @@ func evidenceLine(e Evidence) string {
 	}
 	b.WriteString(": " + e.Message)
 	return b.String()
+}
+
+func pathWords(path string) string {
+	if path == "proxy" {
+		return "through the API server's node proxy"
+	}
+	return "directly"
 }

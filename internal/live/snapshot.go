@@ -36,8 +36,23 @@ type Snapshot struct {
 	// Denied lists the kinds the credentials may not list.
 	Denied []Denied
 
+	// Kubelets are what was read of the Windows nodes' kubelets, when
+	// they were read (KubeletAccess is then set).
+	Kubelets      []*Kubelet
+	KubeletAccess *KubeletAccess
+
 	byUID  map[types.UID][]int
 	byName map[string]*corev1.Node
+}
+
+// Kubelet returns what was read of node's kubelet, or nil.
+func (s *Snapshot) Kubelet(node string) *Kubelet {
+	for _, k := range s.Kubelets {
+		if k.Node == node {
+			return k
+		}
+	}
+	return nil
 }
 
 // Event is an event in the form both event APIs share: core/v1 Events

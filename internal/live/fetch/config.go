@@ -60,6 +60,9 @@ type Options struct {
 	// time before their namespaces are listed instead; 0 means
 	// DefaultPerPodEvents, a negative number never.
 	PerPodEvents int
+	// Kubelets, when set, also reads the kubelets of the nodes it picks
+	// (ReadKubelets), while the other kinds are listed.
+	Kubelets *KubeletOptions
 	// Progress, when set, receives one status line per kind read (the CLI
 	// sets it only when stderr is a terminal).
 	Progress func(string)

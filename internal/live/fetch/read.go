@@ -28,6 +28,11 @@ func Read(ctx context.Context, o Options) (*live.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building the client: %w", err)
 	}
+	if o.Kubelets != nil && o.Kubelets.Rest == nil {
+		k := *o.Kubelets
+		k.Rest = cfg
+		o.Kubelets = &k
+	}
 	return ReadWith(ctx, cs, ns, o)
 }
 
@@ -64,6 +69,12 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 	tasks := []func(context.Context) error{
 		func(ctx context.Context) (err error) {
 			s.Nodes, err = list(ctx, r, "", "nodes", "", core.Nodes().List, func(l *corev1.NodeList) []corev1.Node { return l.Items })
+			if err != nil || o.Kubelets == nil {
+				return err
+			}
+			// The kubelets are read while the other kinds are listed.
+			s.Kubelets, s.KubeletAccess, err = ReadKubelets(ctx, o.Kubelets.Rest, s.Nodes, *o.Kubelets)
+			r.report("kubelets", len(s.Kubelets))
 			return err
 		},
 		func(ctx context.Context) (err error) {

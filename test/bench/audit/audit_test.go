@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/winkube/winkube/internal/live/fetch/kubelettest"
 	"github.com/winkube/winkube/test/controlplane"
 )
 
@@ -54,7 +55,15 @@ func BenchmarkAuditLive(b *testing.B) {
 	if p := os.Getenv("KUBECTL"); p != "" {
 		kubectl = p
 	}
-	b.Logf("cluster: %d nodes (a third Windows), %d pods, %d events", size.Nodes, size.Pods, size.Events)
+	// WINKUBE_BENCH_KUBELETS=N serves N Windows nodes' kubelets and also
+	// times audit --node-reads=direct.
+	kubelets, _ := strconv.Atoi(os.Getenv("WINKUBE_BENCH_KUBELETS"))
+	var kubeletCA string
+	var flight *kubelettest.Flight
+	if kubelets > 0 {
+		kubeletCA, flight = serveKubelets(b, b.Context(), client, kubelets)
+	}
+	b.Logf("cluster: %d nodes (a third Windows), %d pods, %d events, %d fake kubelets", size.Nodes, size.Pods, size.Events, kubelets)
 	b.ResetTimer()
 	for range b.N {
 		floor := run(b, kubectl, "get", "pods,events", "-A", "-o", "json", "--kubeconfig", cp.KubeconfigPath)
@@ -67,6 +76,13 @@ func BenchmarkAuditLive(b *testing.B) {
 		b.ReportMetric(float64(doctor.rss)/(1<<20), "doctor-MiB")
 		b.ReportMetric(float64(floor.rss)/(1<<20), "kubectl-MiB")
 		b.ReportMetric(audit.wall.Seconds()/floor.wall.Seconds(), "audit/kubectl")
+		if kubelets > 0 {
+			withNodes := run(b, bin, "audit", "-A", "-o", "json", "--fail-on", "none", "--kubeconfig", cp.KubeconfigPath, "--node-reads=direct", "--kubelet-ca", kubeletCA)
+			b.ReportMetric(withNodes.wall.Seconds(), "audit-node-reads-s")
+			b.ReportMetric(withNodes.wall.Seconds()/audit.wall.Seconds(), "node-reads/audit")
+			b.ReportMetric(float64(withNodes.rss)/(1<<20), "audit-node-reads-MiB")
+			b.ReportMetric(float64(flight.Max()), "kubelet-max-in-flight")
+		}
 		b.ReportMetric(doctor.wall.Seconds()/floor.wall.Seconds(), "doctor/kubectl")
 	}
 }
