@@ -122,6 +122,12 @@ func format(path string) (string, bool) {
 }
 
 func readHead(path string) ([]byte, error) {
+	// Only a regular file is sniffed: opening a FIFO or a device would
+	// block or read without end (Load reads through manifest.ReadFile,
+	// which refuses them with a clear error).
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -139,16 +145,9 @@ func Load(path string) (*Profile, error) {
 		return nil, &manifest.Error{File: path, Msg: "not a node-pool definition winkube reads", Class: manifest.ErrInvalid,
 			Hint: "--cluster takes eksctl ClusterConfig, Terraform (.tf), ARM templates, Bicep, Karpenter NodePools or scripts (.sh) with az/eksctl/gcloud/aws commands"}
 	}
-	st, err := os.Stat(path)
+	data, err := manifest.ReadFile(path, maxFile)
 	if err != nil {
-		return nil, manifest.ReadError(path, err)
-	}
-	if st.Size() > maxFile {
-		return nil, &manifest.Error{File: path, Msg: fmt.Sprintf("larger than %d MiB", maxFile>>20), Class: manifest.ErrTooLarge}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, manifest.ReadError(path, err)
+		return nil, err
 	}
 	r := &reader{file: path, src: data}
 	if err := r.read(kind, data); err != nil {

@@ -125,7 +125,7 @@ func nodePoolFile(arg string) bool {
 }
 
 func isKarpenter(arg string) bool {
-	data, err := os.ReadFile(arg)
+	data, err := manifest.ReadFile(arg, 0)
 	return err == nil && strings.Contains(string(data), "karpenter.sh/")
 }
 

@@ -124,7 +124,7 @@ var quoted = regexp.MustCompile(`from '([^']+)'`)
 func buildError(dir, kfile string, err error) *manifest.Error {
 	e := &manifest.Error{File: kfile, Msg: "kustomize build: " + err.Error(), Class: manifest.ErrRead, Err: err,
 		Hint: "kustomize build " + dir + " reproduces it"}
-	data, rerr := os.ReadFile(kfile)
+	data, rerr := manifest.ReadFile(kfile, 0)
 	if rerr != nil {
 		return e
 	}
@@ -144,7 +144,7 @@ func buildError(dir, kfile string, err error) *manifest.Error {
 // patchFiles are the files the kustomization patches with (patches[].path,
 // patchesStrategicMerge), for positions of the fields they add.
 func patchFiles(dir, kfile string) []string {
-	data, err := os.ReadFile(kfile)
+	data, err := manifest.ReadFile(kfile, 0)
 	if err != nil {
 		return nil
 	}
