@@ -23,7 +23,7 @@ type policyExportOptions struct {
 	mode            string
 	paramsNamespace string
 	name            string
-	noFixes         bool
+	fixes, noFixes  bool
 	streams         Streams
 
 	export policy.Options
@@ -74,7 +74,9 @@ v1); apply the output with kubectl apply -f.`,
 	f.StringVar(&o.mode, "mode", "enforce", "enforce (errors deny, warnings warn, info audits), warn (everything warns) or audit (everything audits)")
 	f.StringVar(&o.paramsNamespace, "params-namespace", "kube-system", "namespace of the winkube-cluster params ConfigMap; empty: each request's own namespace")
 	f.StringVar(&o.name, "name", "winkube", "prefix of the exported objects' names")
-	f.BoolVar(&o.noFixes, "no-fixes", false, "leave out the MutatingAdmissionPolicy that applies the safe fixes")
+	f.BoolVar(&o.fixes, "fixes", false, "add a MutatingAdmissionPolicy that applies the safe fixes; what it fixes is then admitted without a denial or warning")
+	f.BoolVar(&o.noFixes, "no-fixes", false, "leave out the fixes (the default)")
+	_ = f.MarkDeprecated("no-fixes", "the fixes are left out by default; --fixes adds them")
 	return cmd
 }
 
@@ -121,7 +123,10 @@ func (o *policyExportOptions) validate() error {
 		}
 	}
 	o.export = policy.Options{Rules: enabled, MinSeverity: sev, Cluster: o.cluster, Model: o.model, Mode: mode,
-		NamespaceSelector: sel, ExcludeNamespaces: o.excludeNS, ParamsNamespace: o.paramsNamespace, Name: o.name, NoFixes: o.noFixes}
+		NamespaceSelector: sel, ExcludeNamespaces: o.excludeNS, ParamsNamespace: o.paramsNamespace, Name: o.name, Fixes: o.fixes && !o.noFixes}
+	if err := o.export.Validate(); err != nil {
+		return usagef("%v", err)
+	}
 	return nil
 }
 

@@ -25,10 +25,29 @@ func celList(ss []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-// celString renders s as a single-quoted CEL string literal.
+// celString renders s as a single-quoted CEL string literal. Control
+// characters (a carriage return in a cluster file's value, say) are
+// escaped: CEL's grammar allows none raw in a quoted string.
 func celString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`)
-	return "'" + r.Replace(s) + "'"
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // workloadVariables derive, once per request, what internal/target derives

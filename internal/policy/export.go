@@ -1,10 +1,12 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/rule"
@@ -51,8 +53,13 @@ type Options struct {
 	ParamsNamespace string
 	// Name prefixes every exported object's name; default "winkube".
 	Name string
-	// NoFixes leaves out the MutatingAdmissionPolicy of the safe fixes.
-	NoFixes bool
+	// Fixes adds the MutatingAdmissionPolicy of the safe fixes. It runs
+	// before the validating policies, which then see the fixed object:
+	// what it fixes is neither denied nor warned about, and the policies
+	// no longer decide as lint does on the submitted object. Off by
+	// default for that reason (issue 19: a Windows Deployment without
+	// its toleration was admitted silently).
+	Fixes bool
 }
 
 // Skipped is a selected rule that is not exported, and why.
@@ -126,4 +133,29 @@ func (o *Options) defaults() {
 	if o.Cluster == nil {
 		o.Cluster = cluster.Reference()
 	}
+}
+
+// Validate reports every option the API server would refuse in the
+// exported objects: the name prefix must make valid object names (DNS-1123
+// subdomains, with the longest suffix the export adds), the params
+// namespace a namespace name (or empty) and each excluded namespace a
+// namespace name, as the label value the bindings select on.
+func (o *Options) Validate() error {
+	var errs []error
+	if o.Name != "" {
+		for _, msg := range utilvalidation.IsDNS1123Subdomain(o.Name + "-" + rule.Warning.String()) {
+			errs = append(errs, fmt.Errorf("name %q: %s (the exported objects are named %s-error, %s-warning, %s-info and %s-fix)", o.Name, msg, o.Name, o.Name, o.Name, o.Name))
+		}
+	}
+	if o.ParamsNamespace != "" {
+		for _, msg := range utilvalidation.IsDNS1123Label(o.ParamsNamespace) {
+			errs = append(errs, fmt.Errorf("params namespace %q: %s", o.ParamsNamespace, msg))
+		}
+	}
+	for _, ns := range o.ExcludeNamespaces {
+		for _, msg := range utilvalidation.IsDNS1123Label(ns) {
+			errs = append(errs, fmt.Errorf("excluded namespace %q: %s", ns, msg))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -79,7 +79,7 @@ func kyvernoPolicies(o *Options, rules []*rule.Rule, checks map[string][]check) 
 			},
 		})
 	}
-	if !o.NoFixes {
+	if o.Fixes {
 		if mp := kyvernoMutatingPolicy(o, clusterVar); mp != nil {
 			out = append(out, mp)
 		}
