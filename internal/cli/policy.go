@@ -75,8 +75,7 @@ v1); apply the output with kubectl apply -f.`,
 	f.StringVar(&o.paramsNamespace, "params-namespace", "kube-system", "namespace of the winkube-cluster params ConfigMap; empty: each request's own namespace")
 	f.StringVar(&o.name, "name", "winkube", "prefix of the exported objects' names")
 	f.BoolVar(&o.fixes, "fixes", false, "add a MutatingAdmissionPolicy that applies the safe fixes; what it fixes is then admitted without a denial or warning")
-	f.BoolVar(&o.noFixes, "no-fixes", false, "leave out the fixes (the default)")
-	_ = f.MarkDeprecated("no-fixes", "the fixes are left out by default; --fixes adds them")
+	f.BoolVar(&o.noFixes, "no-fixes", false, "leave out the fixes: the default, kept for scripts written when the fixes were in by default; wins over --fixes")
 	return cmd
 }
 

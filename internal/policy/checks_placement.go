@@ -2,6 +2,7 @@ package policy
 
 import (
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -26,8 +27,8 @@ func plural(cond, one, many string) string {
 	return `(size(variables.winPools.transformList(i, p, ` + cond + `, 1)) == 1 ? ` + celString(one) + ` : ` + celString(many) + `)`
 }
 
-var placementChecks = map[string]exporter{
-	"missing-os-pin": func(winsupport.Model) []check {
+var placementChecks = map[*rule.Rule]exporter{
+	rules.MissingOSPin: func(winsupport.Model) []check {
 		// Control-plane nodes are always Linux: a non-Windows workload
 		// that selects them (nodeSelector, or every required term) is
 		// pinned in effect, as rules.controlPlaneOnly decides.
@@ -45,7 +46,7 @@ var placementChecks = map[string]exporter{
 				detail: `'workload has no kubernetes.io/os selector and may be scheduled onto Linux or Windows nodes'`},
 		}
 	},
-	"missing-windows-toleration": func(winsupport.Model) []check {
+	rules.MissingWindowsToleration: func(winsupport.Model) []check {
 		// The first untolerated taint of the first Windows pool with one
 		// (as [key, value, effect, string, pool]); a toleration that
 		// matches it but for letter case is named instead.
@@ -57,7 +58,7 @@ var placementChecks = map[string]exporter{
 				`'Windows workload does not tolerate taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"; its pods will stay Pending'))`,
 		}}
 	},
-	"toleration-without-selector": func(winsupport.Model) []check {
+	rules.TolerationWithoutSelector: func(winsupport.Model) []check {
 		// The first reachable tainted pool's first taint (as [key, value,
 		// effect, string, pool]) and the first toleration that tolerates
 		// it, which may be a blanket one.
@@ -70,7 +71,7 @@ var placementChecks = map[string]exporter{
 				`'toleration tolerates taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"') + ' but nothing pins the workload to Windows: its pods can land on Linux or Windows nodes'`,
 		}}
 	},
-	"conflicting-os-signals": func(winsupport.Model) []check {
+	rules.ConflictingOSSignals: func(winsupport.Model) []check {
 		return []check{
 			{expr: `variables.pinned && (variables.specOS == 'windows' || variables.specOS == 'linux') && variables.specOS != variables.pinOS`,
 				detail: `'spec.os.name is ' + variables.specOS + ' but the ' + variables.by + ' pins the workload to ' + (variables.pinOS == 'windows' ? 'Windows' : 'Linux') + ' nodes; the kubelet refuses the pod there: ' + ` + celString(winsupport.KubeletOSMismatch)},
@@ -78,7 +79,7 @@ var placementChecks = map[string]exporter{
 				detail: `'HostProcess container in a workload the ' + variables.by + ' pins to Linux nodes; HostProcess containers run only on Windows nodes'`},
 		}
 	},
-	"missing-spec-os": func(m winsupport.Model) []check {
+	rules.MissingSpecOS: func(m winsupport.Model) []check {
 		if !m.Supports(winsupport.FeaturePodOS) {
 			return nil
 		}
@@ -87,7 +88,7 @@ var placementChecks = map[string]exporter{
 			detail: `'Windows workload (from ' + variables.by + ') does not set spec.os.name: windows'`,
 		}}
 	},
-	"missing-windows-build-pin": func(winsupport.Model) []check {
+	rules.MissingWindowsBuildPin: func(winsupport.Model) []check {
 		builds := `variables.winPools.transformList(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0 && p[1] != '', p[1])`
 		reachable := `variables.buildOK[i] && size(variables.untolerated[i]) == 0`
 		return []check{{
@@ -96,7 +97,7 @@ var placementChecks = map[string]exporter{
 			detail: `'Windows workload has no node.kubernetes.io/windows-build constraint and can land on Windows pools ' + ` + poolList(reachable, `p[3]`) + ` + '; under process isolation its images must match the node\'s build'`,
 		}}
 	},
-	"linux-daemonset-unpinned": func(winsupport.Model) []check {
+	rules.LinuxDaemonSetUnpinned: func(winsupport.Model) []check {
 		base := `variables.isDaemonSet && variables.os != 'windows' && variables.schedWindows`
 		who := `(variables.os == 'linux' ? 'Linux DaemonSet (from ' + variables.by + ')' : 'DaemonSet')`
 		reachable := `variables.buildOK[i] && size(variables.untolerated[i]) == 0`

@@ -69,13 +69,13 @@ type Skipped struct {
 
 // selected splits the enabled rules at or above MinSeverity into those
 // with checks at the model's release and those skipped.
-func (o *Options) selected() (rules []*rule.Rule, checks map[string][]check, skipped []Skipped) {
-	checks = map[string][]check{}
+func (o *Options) selected() (chosen []*rule.Rule, checks map[*rule.Rule][]check, skipped []Skipped) {
+	checks = map[*rule.Rule][]check{}
 	for _, r := range o.Rules {
 		if r.Severity < o.MinSeverity && !anyCheckAtLeast(r, o) {
 			continue
 		}
-		e, ok := exported[r.ID]
+		e, ok := exporterOf(r)
 		if !ok {
 			_, why := Exportable(r.ID)
 			skipped = append(skipped, Skipped{r.ID, why})
@@ -93,16 +93,16 @@ func (o *Options) selected() (rules []*rule.Rule, checks map[string][]check, ski
 			}
 		}
 		if len(kept) > 0 {
-			rules = append(rules, r)
-			checks[r.ID] = kept
+			chosen = append(chosen, r)
+			checks[r] = kept
 		}
 	}
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Rule < skipped[j].Rule })
-	return rules, checks, skipped
+	return chosen, checks, skipped
 }
 
 func anyCheckAtLeast(r *rule.Rule, o *Options) bool {
-	e, ok := exported[r.ID]
+	e, ok := exporterOf(r)
 	if !ok {
 		return false
 	}
@@ -114,9 +114,13 @@ func anyCheckAtLeast(r *rule.Rule, o *Options) bool {
 	return false
 }
 
-// checkSeverity is the severity of a check's findings: its own override,
-// else the rule's (which the config may have changed).
+// checkSeverity is the severity of a check's findings as
+// rule.Rule.SeverityOf decides a finding's: the configured one, else the
+// check's own override, else the rule's.
 func checkSeverity(r *rule.Rule, c check) rule.Severity {
+	if r.Configured != rule.Unset {
+		return r.Configured
+	}
 	if c.severity != nil {
 		return *c.severity
 	}

@@ -163,8 +163,8 @@ func TestSelection(t *testing.T) {
 	if diff := cmp.Diff([]string{"missing-os-pin"}, ids); diff != "" {
 		t.Errorf("exported rules (-want +got):\n%s", diff)
 	}
-	if len(checks["missing-os-pin"]) != 3 {
-		t.Errorf("missing-os-pin: %d checks, want its Windows, Linux and unknown cases", len(checks["missing-os-pin"]))
+	if len(checks[rules.MissingOSPin]) != 3 {
+		t.Errorf("missing-os-pin: %d checks, want its Windows, Linux and unknown cases", len(checks[rules.MissingOSPin]))
 	}
 	if len(skipped) != 1 || skipped[0].Rule != "windows-service-ipv6-single-stack" || skipped[0].Reason == "" {
 		t.Errorf("skipped %+v, want windows-service-ipv6-single-stack with its reason", skipped)
@@ -282,5 +282,29 @@ func TestOptionsValidate(t *testing.T) {
 				t.Errorf("%+v: Export accepted it", tc.o)
 			}
 		}
+	}
+}
+
+// TestConfiguredSeverityWins: a rule the config re-grades (config.Apply
+// copies it) is exported at the configured severity, its checks' own
+// severities included, as lint reports every finding of it (issue 18).
+func TestConfiguredSeverityWins(t *testing.T) {
+	t.Parallel()
+	cp := *rules.MissingOSPin
+	cp.Severity, cp.Configured = rule.Info, rule.Info
+	o := Options{Rules: []*rule.Rule{&cp}, Model: winsupport.Default(), MinSeverity: rule.Info}
+	o.defaults()
+	chosen, checks, _ := o.selected()
+	if len(chosen) != 1 || len(checks[&cp]) != 3 {
+		t.Fatalf("the re-graded copy was not exported with its three checks: %v %v", chosen, checks)
+	}
+	for _, c := range checks[&cp] {
+		if s := checkSeverity(&cp, c); s != rule.Info {
+			t.Errorf("check %q exported at %s, the config says info", c.detail, s)
+		}
+	}
+	y := export(t, Options{Rules: []*rule.Rule{&cp}}, "admission-policy")
+	if bytes.Contains(y, []byte("name: winkube-error")) {
+		t.Error("a re-graded missing-os-pin still has an error policy")
 	}
 }
