@@ -61,11 +61,7 @@ func Params(c *cluster.Cluster, m winsupport.Model, namespace string) (*corev1.C
 			if t.Effect == corev1.TaintEffectPreferNoSchedule {
 				continue
 			}
-			s := t.Key + ":" + string(t.Effect)
-			if t.Value != "" {
-				s = t.Key + "=" + t.Value + ":" + string(t.Effect)
-			}
-			taints = append(taints, s)
+			taints = append(taints, taintString(t))
 		}
 		portMappings := ""
 		if p.CNIPortMappings != nil {
