@@ -147,3 +147,63 @@ func poolVariables() []variable {
 		{"buildOK", `variables.winPools.map(p, !variables.constrained || variables.allowedBuilds.exists(b, b == p[1]))`},
 	}
 }
+
+// celf renders a message template of the rules (a fmt format with %s, %q
+// and %d verbs) as a CEL string expression over the CEL expressions args,
+// so that the policy's message and lint's come from one template. %q
+// renders plain double quotes around the value (docs/policy.md,
+// "Messages"). A template that does not fit its arguments panics: every
+// exporter runs in the package's tests.
+func celf(format string, args ...string) string {
+	var parts []string
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			parts = append(parts, celString(lit.String()))
+			lit.Reset()
+		}
+	}
+	n := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			lit.WriteByte(format[i])
+			continue
+		}
+		i++
+		if i == len(format) {
+			panic(fmt.Sprintf("message template %q ends in %%", format))
+		}
+		verb := format[i]
+		if verb == '%' {
+			lit.WriteByte('%')
+			continue
+		}
+		if n == len(args) {
+			panic(fmt.Sprintf("message template %q: more verbs than the %d arguments", format, len(args)))
+		}
+		switch verb {
+		case 's':
+			flush()
+			parts = append(parts, "("+args[n]+")")
+		case 'q':
+			lit.WriteByte('"')
+			flush()
+			parts = append(parts, "("+args[n]+")")
+			lit.WriteByte('"')
+		case 'd':
+			flush()
+			parts = append(parts, "string("+args[n]+")")
+		default:
+			panic(fmt.Sprintf("message template %q: verb %%%c has no CEL form", format, verb))
+		}
+		n++
+	}
+	flush()
+	if n != len(args) {
+		panic(fmt.Sprintf("message template %q: %d verbs for %d arguments", format, n, len(args)))
+	}
+	if len(parts) == 0 {
+		return "''"
+	}
+	return "(" + strings.Join(parts, " + ") + ")"
+}

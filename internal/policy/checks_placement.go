@@ -39,11 +39,11 @@ var placementChecks = map[*rule.Rule]exporter{
 		base := `variables.hybrid && !variables.pinned && (variables.schedLinux || variables.schedWindows) && !(variables.isDaemonSet && variables.os != 'windows') && !(variables.os != 'windows' && ` + controlPlane + `)`
 		return []check{
 			{expr: base + ` && variables.os == 'windows'`, severity: sev(rule.Error),
-				detail: `'Windows workload (from ' + variables.by + ') has no kubernetes.io/os selector; the scheduler ignores spec.os.name and may bind it to a Linux node'`},
+				detail: celf(rules.MissingOSPinWindowsMsg, `variables.by`)},
 			{expr: base + ` && variables.os == 'linux'`,
-				detail: `'Linux workload (from ' + variables.by + ') has no kubernetes.io/os selector; it may be scheduled onto a Windows node'`},
+				detail: celf(rules.MissingOSPinLinuxMsg, `variables.by`)},
 			{expr: base + ` && variables.os == ''`,
-				detail: `'workload has no kubernetes.io/os selector and may be scheduled onto Linux or Windows nodes'`},
+				detail: celf(rules.MissingOSPinAnyMsg)},
 		}
 	},
 	rules.MissingWindowsToleration: func(winsupport.Model) []check {
@@ -53,9 +53,9 @@ var placementChecks = map[*rule.Rule]exporter{
 		x := `variables.winPools.transformList(i, p, size(variables.untolerated[i]) > 0, variables.untolerated[i][0] + [p[0]])[0]`
 		return []check{{
 			expr: `variables.os == 'windows' && variables.pinned && variables.untolerated.exists(u, size(u) > 0)`,
-			detail: `(` + caseOnlyExpr(x) + ` ? 'toleration does not match taint ' + ` + x + `[3] + ' of the Windows nodes: taints are case-sensitive' : ` +
-				`(variables.isDaemonSet ? 'Windows DaemonSet does not tolerate taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"; it runs no pod on the pool\'s nodes' : ` +
-				`'Windows workload does not tolerate taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"; its pods will stay Pending'))`,
+			detail: `(` + caseOnlyExpr(x) + ` ? ` + celf(rules.TaintCaseMsg, x+`[3]`) + ` : ` +
+				`(variables.isDaemonSet ? ` + celf(rules.UntoleratedTaintDaemonSetMsg, x+`[3]`, x+`[4]`) + ` : ` +
+				celf(rules.UntoleratedTaintMsg, x+`[3]`, x+`[4]`) + `))`,
 		}}
 	},
 	rules.TolerationWithoutSelector: func(winsupport.Model) []check {
@@ -74,9 +74,9 @@ var placementChecks = map[*rule.Rule]exporter{
 	rules.ConflictingOSSignals: func(winsupport.Model) []check {
 		return []check{
 			{expr: `variables.pinned && (variables.specOS == 'windows' || variables.specOS == 'linux') && variables.specOS != variables.pinOS`,
-				detail: `'spec.os.name is ' + variables.specOS + ' but the ' + variables.by + ' pins the workload to ' + (variables.pinOS == 'windows' ? 'Windows' : 'Linux') + ' nodes; the kubelet refuses the pod there: ' + ` + celString(winsupport.KubeletOSMismatch)},
+				detail: celf(rules.SpecOSConflictMsg, `variables.specOS`, `variables.by`, `variables.pinOS == 'windows' ? 'Windows' : 'Linux'`, celString(winsupport.KubeletOSMismatch))},
 			{expr: `variables.pinned && variables.pinOS == 'linux' && variables.hostProcess`,
-				detail: `'HostProcess container in a workload the ' + variables.by + ' pins to Linux nodes; HostProcess containers run only on Windows nodes'`},
+				detail: celf(rules.HostProcessOnLinuxMsg, `variables.by`)},
 		}
 	},
 	rules.MissingSpecOS: func(m winsupport.Model) []check {
@@ -85,7 +85,7 @@ var placementChecks = map[*rule.Rule]exporter{
 		}
 		return []check{{
 			expr:   `variables.os == 'windows' && !has(variables.spec.os)`,
-			detail: `'Windows workload (from ' + variables.by + ') does not set spec.os.name: windows'`,
+			detail: celf(rules.MissingSpecOSMsg, `variables.by`),
 		}}
 	},
 	rules.MissingWindowsBuildPin: func(winsupport.Model) []check {

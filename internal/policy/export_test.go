@@ -308,3 +308,37 @@ func TestConfiguredSeverityWins(t *testing.T) {
 		t.Error("a re-graded missing-os-pin still has an error policy")
 	}
 }
+
+// TestCELFormat: a rule's message template becomes one CEL concatenation,
+// %q as plain double quotes, literal text escaped.
+func TestCELFormat(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		format string
+		args   []string
+		want   string
+	}{
+		{rules.MissingSpecOSMsg, []string{"variables.by"}, `('Windows workload (from ' + (variables.by) + ') does not set spec.os.name: windows')`},
+		{rules.UntoleratedTaintMsg, []string{"x[3]", "x[4]"}, `('Windows workload does not tolerate taint ' + (x[3]) + ' of Windows pool "' + (x[4]) + '"; its pods will stay Pending')`},
+		{"100%% of %d pods can't", []string{"n"}, `('100% of ' + string(n) + ' pods can\'t')`},
+		{rules.MissingOSPinAnyMsg, nil, `('workload has no kubernetes.io/os selector and may be scheduled onto Linux or Windows nodes')`},
+	}
+	for _, tc := range tests {
+		if got := celf(tc.format, tc.args...); got != tc.want {
+			t.Errorf("celf(%q) =\n  %s\nwant\n  %s", tc.format, got, tc.want)
+		}
+	}
+	for _, bad := range []struct {
+		format string
+		args   []string
+	}{{"%s and %s", []string{"a"}}, {"%s", []string{"a", "b"}}, {"%v", []string{"a"}}, {"50%", nil}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("celf(%q, %q) did not panic", bad.format, bad.args)
+				}
+			}()
+			celf(bad.format, bad.args...)
+		}()
+	}
+}
