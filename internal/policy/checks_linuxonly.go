@@ -47,7 +47,7 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 	rules.WindowsMemoryEmptyDir: func(winsupport.Model) []check {
 		memory := `v.?emptyDir.?medium.orValue('') == 'Memory'`
 		return []check{{expr: win + ` && ` + volumes + `.exists(v, ` + memory + `)`,
-			detail: volumes + `.filter(v, ` + memory + `).map(v, 'emptyDir "' + v.name + '" has medium Memory, which Windows does not support (no RAM disk): the kubelet creates a plain directory on the node\'s disk instead').join('; ')`}}
+			detail: volumes + `.filter(v, ` + memory + `).map(v, ` + celf(rules.MemoryEmptyDirMsg, `v.name`) + `).join('; ')`}}
 	},
 	rules.WindowsHugepages: func(winsupport.Model) []check {
 		// rules.reportHugepages: each size once per container, at its
@@ -77,12 +77,12 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 	rules.WindowsMountPropagation: func(winsupport.Model) []check {
 		set := `m.?mountPropagation.orValue('None') != 'None'`
 		return []check{{expr: win + ` && ` + mounts + `.exists(m, ` + set + `)`,
-			detail: mounts + `.filter(m, ` + set + `).map(m, 'mountPropagation ' + m.mountPropagation + ' of volume "' + m.name + '" is not supported on Windows: the kubelet makes the mount private, so nothing propagates').join('; ')`}}
+			detail: mounts + `.filter(m, ` + set + `).map(m, ` + celf(rules.MountPropagationMsg, `m.mountPropagation`, `m.name`) + `).join('; ')`}}
 	},
 	rules.WindowsVolumeDevices: func(winsupport.Model) []check {
 		devices := `variables.containers.map(c, c.?volumeDevices.orValue([])).flatten()`
 		return []check{{expr: win + ` && size(` + devices + `) > 0`,
-			detail: devices + `.map(d, 'volumeDevices "' + d.name + '" (devicePath ' + d.devicePath + '): Windows cannot attach raw block devices to pods').join('; ')`}}
+			detail: devices + `.map(d, ` + celf(rules.VolumeDevicesMsg, `d.name`, `d.devicePath`) + `).join('; ')`}}
 	},
 	rules.WindowsUnsupportedVolume: func(m winsupport.Model) []check {
 		notes := map[string]string{}
@@ -113,7 +113,7 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 	rules.WindowsLinuxShell: func(winsupport.Model) []check {
 		shell := `size(c.?command.orValue([])) > 0 && c.command[0] in ` + celList(linuxShells)
 		return []check{{expr: win + ` && variables.containers.exists(c, ` + shell + `)`,
-			detail: `variables.containers.filter(c, ` + shell + `).map(c, 'container "' + c.name + '" runs ' + c.command[0] + ', a Linux shell that Windows images do not have: the container will not start').join('; ')`}}
+			detail: `variables.containers.filter(c, ` + shell + `).map(c, ` + celf(rules.LinuxShellMsg, `c.name`, `c.command[0]`) + `).join('; ')`}}
 	},
 	rules.WindowsMissingResources: func(winsupport.Model) []check {
 		// rules.WindowsMissingResources: one finding per workload naming
