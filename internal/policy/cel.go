@@ -76,7 +76,10 @@ func workloadVariables() []variable {
 			`(` + matchSelector(windowsNoBuild) + ` ? variables.buildsNorm : []) : ` +
 			`variables.buildsRaw.transformList(i, b, ` + matchNode(windows) + `, variables.buildsNorm[i])`},
 		{"schedWindows", `size(variables.allowedBuilds) > 0`},
-		{"constrained", `size(variables.allowedBuilds) < size(variables.buildsRaw)`},
+		// target.Facts.Builds is set (the build constraint binds) only when
+		// some but not all candidate builds are admitted: admitting none
+		// leaves it nil, which the rules read as unconstrained.
+		{"constrained", `size(variables.allowedBuilds) > 0 && size(variables.allowedBuilds) < size(variables.buildsRaw)`},
 		{"pinned", `variables.schedLinux != variables.schedWindows`},
 		{"pinOS", `variables.schedLinux ? 'linux' : 'windows'`},
 		{"hostProcess", `variables.spec.?securityContext.?windowsOptions.?hostProcess.orValue(false) || variables.containers.exists(c, c.?securityContext.?windowsOptions.?hostProcess.orValue(false))`},

@@ -239,16 +239,28 @@ func judge(o outcome, set string, fs []rule.Finding, outside bool) verdict {
 	if v.problem != "" {
 		return v
 	}
+	// A rule may report at two severities (windows-unsupported-volume):
+	// the denial carries its errors, the warnings its warnings.
+	bySeverity := func(s rule.Severity) []rule.Finding {
+		var out []rule.Finding
+		for _, f := range fs {
+			if f.Severity == s {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
 	if denied != "" {
 		msg := o.err.Error()
-		if m := deniedRE.FindStringIndex(msg); m != nil && !joinsOf(msg[m[1]:], messagesOf(denied, fs)) {
-			v.problem = fmt.Sprintf("the denial %q is not lint's words %q", msg[m[1]:], messagesOf(denied, fs))
+		lint := messagesOf(denied, bySeverity(rule.Error))
+		if m := deniedRE.FindStringIndex(msg); m != nil && !joinsOf(msg[m[1]:], lint) {
+			v.problem = fmt.Sprintf("the denial %q is not lint's words %q", msg[m[1]:], lint)
 			return v
 		}
 	}
 	msgs := policyMessages(o, set)
 	for _, id := range sortedKeys(warned) {
-		if diff := messagesAgree(id, msgs[id], fs); diff != "" {
+		if diff := messagesAgree(id, msgs[id], bySeverity(rule.Warning)); diff != "" {
 			v.problem = "message of " + diff
 			return v
 		}
