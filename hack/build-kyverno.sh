@@ -56,7 +56,7 @@ chmod -R u+w "$work/src"
 log "building the CLI (cmd/cli/kubectl-kyverno; long, once) ..."
 (cd "$work/src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
 	-ldflags "-X github.com/kyverno/kyverno/pkg/version.BuildVersion=$KYVERNO_VERSION" \
-	-o "$BIN.tmp" ./cmd/cli/kubectl-kyverno) >&2 || die "go build of the Kyverno CLI failed (see above: a module the proxy refuses is named there)"
+	-o "$BIN.tmp" ./cmd/cli/kubectl-kyverno) >&2 || die "go build of the Kyverno CLI failed (see above; a module the proxy refuses is named there)"
 mv "$BIN.tmp" "$BIN"
 ok || die "$BIN does not report version $KYVERNO_VERSION"
 echo "$BIN"
