@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks what admission costs a pod create in a real kube-apiserver
-# v1.36.3, in one run: no winkube admission, every exported admission
-# policy installed (winkube policy export: ValidatingAdmissionPolicies in
-# enforce mode and the MutatingAdmissionPolicy), and winkube's webhook
+# v1.36.3, in one run: no winkube admission, the default export
+# (winkube policy export: ValidatingAdmissionPolicies in enforce mode;
+# "validating-only"), the export with --fixes (plus the
+# MutatingAdmissionPolicy; "policies"), and winkube's webhook
 # (mutating and validating, in the test process on 127.0.0.1). Sequential
 # and 8 concurrent creates; p50 and p99 per case, and the p99 added over
 # no admission at the same concurrency.

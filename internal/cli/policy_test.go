@@ -23,10 +23,17 @@ func TestPolicyExport(t *testing.T) {
 		args     []string
 		code     int
 		want     []string // in stdout
+		notWant  string   // not in stdout
 		wantErr  string
 		wantFile string
 	}{
-		{name: "default", code: 0, want: []string{"kind: ValidatingAdmissionPolicy\n", "kind: MutatingAdmissionPolicy\n", "- Deny\n", "namespace: kube-system\n"}},
+		{name: "default", code: 0, want: []string{"kind: ValidatingAdmissionPolicy\n", "- Deny\n", "namespace: kube-system\n"}, notWant: "kind: MutatingAdmissionPolicy\n"},
+		{name: "fixes", args: []string{"--fixes"}, code: 0, want: []string{"kind: ValidatingAdmissionPolicy\n", "kind: MutatingAdmissionPolicy\n"}},
+		{name: "bad name", args: []string{"--name", "Winkube_Policies"}, code: ExitError, wantErr: `name "Winkube_Policies": a lowercase RFC 1123 subdomain`},
+		{name: "bad params namespace", args: []string{"--params-namespace", "kube.system"}, code: ExitError, wantErr: `params namespace "kube.system": must not contain dots`},
+		{name: "check without a params namespace", args: []string{"--check-cluster", "--params-namespace", ""}, code: ExitError, wantErr: "--check-cluster reads the params ConfigMap of --params-namespace"},
+		{name: "check with a bad kubeconfig", args: []string{"--check-cluster", "--kubeconfig", filepath.Join(t.TempDir(), "none")}, code: ExitError, wantErr: "loading the cluster config"},
+		{name: "bad excluded namespace", args: []string{"--exclude-namespaces", "kube-system,Team A"}, code: ExitError, wantErr: `excluded namespace "Team A"`},
 		{name: "warn mode, two rules, no fixes", args: []string{"--mode", "warn", "--rules", "missing-os-pin,windows-host-network", "--no-fixes"}, code: 0,
 			want: []string{"# 2 rules exported:", "- Warn\n", "name: winkube-error\n"}},
 		{name: "kyverno to a file", args: []string{"--output-file", "kyverno=" + file, "-q"}, code: 0, wantFile: "kind: ClusterPolicy\n"},
@@ -48,6 +55,9 @@ func TestPolicyExport(t *testing.T) {
 				if !strings.Contains(out, w) {
 					t.Errorf("stdout lacks %q", w)
 				}
+			}
+			if tc.notWant != "" && strings.Contains(out, tc.notWant) {
+				t.Errorf("stdout has %q", tc.notWant)
 			}
 			if tc.wantErr != "" && !strings.Contains(errOut, tc.wantErr) {
 				t.Errorf("stderr %q lacks %q", errOut, tc.wantErr)

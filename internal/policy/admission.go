@@ -59,12 +59,12 @@ func validation(r *rule.Rule, c check) admissionregistrationv1.Validation {
 
 // validatingPolicies returns one policy and binding per severity that has
 // checks, so that each binding's validationActions follow the severity.
-func validatingPolicies(o *Options, rules []*rule.Rule, checks map[string][]check) []any {
+func validatingPolicies(o *Options, chosen []*rule.Rule, checks map[*rule.Rule][]check) []any {
 	var out []any
 	for _, s := range []rule.Severity{rule.Error, rule.Warning, rule.Info} {
 		var vs []admissionregistrationv1.Validation
-		for _, r := range rules {
-			for _, c := range checks[r.ID] {
+		for _, r := range chosen {
+			for _, c := range checks[r] {
 				if checkSeverity(r, c) == s {
 					vs = append(vs, validation(r, c))
 				}

@@ -25,10 +25,29 @@ func celList(ss []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-// celString renders s as a single-quoted CEL string literal.
+// celString renders s as a single-quoted CEL string literal. Control
+// characters (a carriage return in a cluster file's value, say) are
+// escaped: CEL's grammar allows none raw in a quoted string.
 func celString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`)
-	return "'" + r.Replace(s) + "'"
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // workloadVariables derive, once per request, what internal/target derives
@@ -57,7 +76,10 @@ func workloadVariables() []variable {
 			`(` + matchSelector(windowsNoBuild) + ` ? variables.buildsNorm : []) : ` +
 			`variables.buildsRaw.transformList(i, b, ` + matchNode(windows) + `, variables.buildsNorm[i])`},
 		{"schedWindows", `size(variables.allowedBuilds) > 0`},
-		{"constrained", `size(variables.allowedBuilds) < size(variables.buildsRaw)`},
+		// target.Facts.Builds is set (the build constraint binds) only when
+		// some but not all candidate builds are admitted: admitting none
+		// leaves it nil, which the rules read as unconstrained.
+		{"constrained", `size(variables.allowedBuilds) > 0 && size(variables.allowedBuilds) < size(variables.buildsRaw)`},
 		{"pinned", `variables.schedLinux != variables.schedWindows`},
 		{"pinOS", `variables.schedLinux ? 'linux' : 'windows'`},
 		{"hostProcess", `variables.spec.?securityContext.?windowsOptions.?hostProcess.orValue(false) || variables.containers.exists(c, c.?securityContext.?windowsOptions.?hostProcess.orValue(false))`},
@@ -127,4 +149,64 @@ func poolVariables() []variable {
 		{"untolerated", `variables.poolTaints.map(ts, ts.filter(x, !` + tolerated + `))`},
 		{"buildOK", `variables.winPools.map(p, !variables.constrained || variables.allowedBuilds.exists(b, b == p[1]))`},
 	}
+}
+
+// celf renders a message template of the rules (a fmt format with %s, %q
+// and %d verbs) as a CEL string expression over the CEL expressions args,
+// so that the policy's message and lint's come from one template. %q
+// renders plain double quotes around the value (docs/policy.md,
+// "Messages"). A template that does not fit its arguments panics: every
+// exporter runs in the package's tests.
+func celf(format string, args ...string) string {
+	var parts []string
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			parts = append(parts, celString(lit.String()))
+			lit.Reset()
+		}
+	}
+	n := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			lit.WriteByte(format[i])
+			continue
+		}
+		i++
+		if i == len(format) {
+			panic(fmt.Sprintf("message template %q ends in %%", format))
+		}
+		verb := format[i]
+		if verb == '%' {
+			lit.WriteByte('%')
+			continue
+		}
+		if n == len(args) {
+			panic(fmt.Sprintf("message template %q: more verbs than the %d arguments", format, len(args)))
+		}
+		switch verb {
+		case 's':
+			flush()
+			parts = append(parts, "("+args[n]+")")
+		case 'q':
+			lit.WriteByte('"')
+			flush()
+			parts = append(parts, "("+args[n]+")")
+			lit.WriteByte('"')
+		case 'd':
+			flush()
+			parts = append(parts, "string("+args[n]+")")
+		default:
+			panic(fmt.Sprintf("message template %q: verb %%%c has no CEL form", format, verb))
+		}
+		n++
+	}
+	flush()
+	if n != len(args) {
+		panic(fmt.Sprintf("message template %q: %d verbs for %d arguments", format, n, len(args)))
+	}
+	if len(parts) == 0 {
+		return "''"
+	}
+	return "(" + strings.Join(parts, " + ") + ")"
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -21,12 +22,12 @@ const (
 	volumes     = `variables.spec.?volumes.orValue([])`
 )
 
-var linuxOnlyChecks = map[string]exporter{
-	"windows-host-network": func(m winsupport.Model) []check {
+var linuxOnlyChecks = map[*rule.Rule]exporter{
+	rules.WindowsHostNetwork: func(m winsupport.Model) []check {
 		return []check{{expr: win + ` && ` + hostNetwork + ` && !variables.hostProcess`,
 			detail: celString("hostNetwork: true on a Windows pod without HostProcess containers: " + m.HostNetworkState() + "; the pod gets a container network, not the node's")}}
 	},
-	"windows-host-port": func(winsupport.Model) []check {
+	rules.WindowsHostPort: func(winsupport.Model) []check {
 		// One message per container, naming its hostPorts.
 		// Only where a Windows pool's CNI does not map ports
 		// (rules.noPortMappingsPool: the first such pool is named).
@@ -37,18 +38,18 @@ var linuxOnlyChecks = map[string]exporter{
 		return []check{{expr: win + ` && !` + hostNetwork + ` && !variables.hostProcess && size(` + noMap + `) > 0 && variables.hostPorts.exists(l, size(l) > 0)`,
 			detail: msgs + `.join('; ')`}}
 	},
-	"windows-dns-host-net": func(winsupport.Model) []check {
+	rules.WindowsDNSHostNet: func(winsupport.Model) []check {
 		// Without hostNetwork the kubelet treats the policy as ClusterFirst
 		// (rules.WindowsDNSHostNet): not reported.
 		return []check{{expr: win + ` && variables.spec.?dnsPolicy.orValue('') == 'ClusterFirstWithHostNet' && ` + hostNetwork + ` && !variables.hostProcess`,
 			detail: `'dnsPolicy ClusterFirstWithHostNet is not supported on Windows: Windows pods never share the host network, so at best it acts as the default ClusterFirst; remove it'`}}
 	},
-	"windows-memory-emptydir": func(winsupport.Model) []check {
+	rules.WindowsMemoryEmptyDir: func(winsupport.Model) []check {
 		memory := `v.?emptyDir.?medium.orValue('') == 'Memory'`
 		return []check{{expr: win + ` && ` + volumes + `.exists(v, ` + memory + `)`,
-			detail: volumes + `.filter(v, ` + memory + `).map(v, 'emptyDir "' + v.name + '" has medium Memory, which Windows does not support (no RAM disk): the kubelet creates a plain directory on the node\'s disk instead').join('; ')`}}
+			detail: volumes + `.filter(v, ` + memory + `).map(v, ` + celf(rules.MemoryEmptyDirMsg, `v.name`) + `).join('; ')`}}
 	},
-	"windows-hugepages": func(winsupport.Model) []check {
+	rules.WindowsHugepages: func(winsupport.Model) []check {
 		// rules.reportHugepages: each size once per container, at its
 		// request, else its limit; then HugePages emptyDirs.
 		huge := `k.startsWith('hugepages-') && quantity(string(l[k])).asApproximateFloat() != 0.0`
@@ -64,7 +65,7 @@ var linuxOnlyChecks = map[string]exporter{
 		msgs := `(` + ctrs + ` + ` + vols + `)`
 		return []check{{expr: win + ` && size(` + msgs + `) > 0`, detail: msgs + `.join('; ')`}}
 	},
-	"windows-subpath": func(m winsupport.Model) []check {
+	rules.WindowsSubPath: func(m winsupport.Model) []check {
 		if m.Supports(winsupport.FeatureSubPath) {
 			return nil
 		}
@@ -73,17 +74,17 @@ var linuxOnlyChecks = map[string]exporter{
 			`(m.?subPathExpr.orValue('') != '' ? ['subPathExpr "' + m.subPathExpr + '" of volume "' + m.name + '"' + ` + tail + `] : [])).flatten()`
 		return []check{{expr: win + ` && !variables.hostProcess && size(` + msgs + `) > 0`, detail: msgs + `.join('; ')`}}
 	},
-	"windows-mount-propagation": func(winsupport.Model) []check {
+	rules.WindowsMountPropagation: func(winsupport.Model) []check {
 		set := `m.?mountPropagation.orValue('None') != 'None'`
 		return []check{{expr: win + ` && ` + mounts + `.exists(m, ` + set + `)`,
-			detail: mounts + `.filter(m, ` + set + `).map(m, 'mountPropagation ' + m.mountPropagation + ' of volume "' + m.name + '" is not supported on Windows: the kubelet makes the mount private, so nothing propagates').join('; ')`}}
+			detail: mounts + `.filter(m, ` + set + `).map(m, ` + celf(rules.MountPropagationMsg, `m.mountPropagation`, `m.name`) + `).join('; ')`}}
 	},
-	"windows-volume-devices": func(winsupport.Model) []check {
+	rules.WindowsVolumeDevices: func(winsupport.Model) []check {
 		devices := `variables.containers.map(c, c.?volumeDevices.orValue([])).flatten()`
 		return []check{{expr: win + ` && size(` + devices + `) > 0`,
-			detail: devices + `.map(d, 'volumeDevices "' + d.name + '" (devicePath ' + d.devicePath + '): Windows cannot attach raw block devices to pods').join('; ')`}}
+			detail: devices + `.map(d, ` + celf(rules.VolumeDevicesMsg, `d.name`, `d.devicePath`) + `).join('; ')`}}
 	},
-	"windows-unsupported-volume": func(m winsupport.Model) []check {
+	rules.WindowsUnsupportedVolume: func(m winsupport.Model) []check {
 		notes := map[string]string{}
 		var unsupported []string
 		for _, t := range m.VolumeTypes() {
@@ -103,18 +104,18 @@ var linuxOnlyChecks = map[string]exporter{
 					`(v.hostPath.path.contains(':') ? v.hostPath.path : 'C:' + v.hostPath.path.replace('/', '\\'))).join('; ')`},
 		}
 	},
-	"windows-linux-path": func(winsupport.Model) []check {
+	rules.WindowsLinuxPath: func(winsupport.Model) []check {
 		// rules.WindowsLinuxPath: one finding per mount, joined here
 		// (variables.linuxPathMsgs).
 		return []check{{expr: win + ` && !variables.hostProcess && size(variables.linuxPathMsgs) > 0`,
 			detail: `variables.linuxPathMsgs.join('; ')`}}
 	},
-	"windows-linux-shell": func(winsupport.Model) []check {
+	rules.WindowsLinuxShell: func(winsupport.Model) []check {
 		shell := `size(c.?command.orValue([])) > 0 && c.command[0] in ` + celList(linuxShells)
 		return []check{{expr: win + ` && variables.containers.exists(c, ` + shell + `)`,
-			detail: `variables.containers.filter(c, ` + shell + `).map(c, 'container "' + c.name + '" runs ' + c.command[0] + ', a Linux shell that Windows images do not have: the container will not start').join('; ')`}}
+			detail: `variables.containers.filter(c, ` + shell + `).map(c, ` + celf(rules.LinuxShellMsg, `c.name`, `c.command[0]`) + `).join('; ')`}}
 	},
-	"windows-missing-resources": func(winsupport.Model) []check {
+	rules.WindowsMissingResources: func(winsupport.Model) []check {
 		// rules.WindowsMissingResources: one finding per workload naming
 		// up to three containers (variables.missingResources).
 		n := `size(variables.missingResources)`
@@ -122,7 +123,7 @@ var linuxOnlyChecks = map[string]exporter{
 			detail: `(` + n + ` == 1 ? 'container ' : 'containers ') + ` + andList(`variables.missingResourcesShown`) +
 				` + (` + n + ` == 1 ? ' has' : ' have') + ' no memory limit or no cpu/memory requests; a Windows node has no OOM killer to protect it'`}}
 	},
-	"windows-sidecar-unsupported": func(m winsupport.Model) []check {
+	rules.WindowsSidecarUnsupported: func(m winsupport.Model) []check {
 		if m.Supports(winsupport.FeatureSidecars) {
 			return nil
 		}

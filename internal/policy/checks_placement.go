@@ -2,6 +2,7 @@ package policy
 
 import (
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -26,8 +27,8 @@ func plural(cond, one, many string) string {
 	return `(size(variables.winPools.transformList(i, p, ` + cond + `, 1)) == 1 ? ` + celString(one) + ` : ` + celString(many) + `)`
 }
 
-var placementChecks = map[string]exporter{
-	"missing-os-pin": func(winsupport.Model) []check {
+var placementChecks = map[*rule.Rule]exporter{
+	rules.MissingOSPin: func(winsupport.Model) []check {
 		// Control-plane nodes are always Linux: a non-Windows workload
 		// that selects them (nodeSelector, or every required term) is
 		// pinned in effect, as rules.controlPlaneOnly decides.
@@ -38,26 +39,26 @@ var placementChecks = map[string]exporter{
 		base := `variables.hybrid && !variables.pinned && (variables.schedLinux || variables.schedWindows) && !(variables.isDaemonSet && variables.os != 'windows') && !(variables.os != 'windows' && ` + controlPlane + `)`
 		return []check{
 			{expr: base + ` && variables.os == 'windows'`, severity: sev(rule.Error),
-				detail: `'Windows workload (from ' + variables.by + ') has no kubernetes.io/os selector; the scheduler ignores spec.os.name and may bind it to a Linux node'`},
+				detail: celf(rules.MissingOSPinWindowsMsg, `variables.by`)},
 			{expr: base + ` && variables.os == 'linux'`,
-				detail: `'Linux workload (from ' + variables.by + ') has no kubernetes.io/os selector; it may be scheduled onto a Windows node'`},
+				detail: celf(rules.MissingOSPinLinuxMsg, `variables.by`)},
 			{expr: base + ` && variables.os == ''`,
-				detail: `'workload has no kubernetes.io/os selector and may be scheduled onto Linux or Windows nodes'`},
+				detail: celf(rules.MissingOSPinAnyMsg)},
 		}
 	},
-	"missing-windows-toleration": func(winsupport.Model) []check {
+	rules.MissingWindowsToleration: func(winsupport.Model) []check {
 		// The first untolerated taint of the first Windows pool with one
 		// (as [key, value, effect, string, pool]); a toleration that
 		// matches it but for letter case is named instead.
 		x := `variables.winPools.transformList(i, p, size(variables.untolerated[i]) > 0, variables.untolerated[i][0] + [p[0]])[0]`
 		return []check{{
 			expr: `variables.os == 'windows' && variables.pinned && variables.untolerated.exists(u, size(u) > 0)`,
-			detail: `(` + caseOnlyExpr(x) + ` ? 'toleration does not match taint ' + ` + x + `[3] + ' of the Windows nodes: taints are case-sensitive' : ` +
-				`(variables.isDaemonSet ? 'Windows DaemonSet does not tolerate taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"; it runs no pod on the pool\'s nodes' : ` +
-				`'Windows workload does not tolerate taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"; its pods will stay Pending'))`,
+			detail: `(` + caseOnlyExpr(x) + ` ? ` + celf(rules.TaintCaseMsg, x+`[3]`) + ` : ` +
+				`(variables.isDaemonSet ? ` + celf(rules.UntoleratedTaintDaemonSetMsg, x+`[3]`, x+`[4]`) + ` : ` +
+				celf(rules.UntoleratedTaintMsg, x+`[3]`, x+`[4]`) + `))`,
 		}}
 	},
-	"toleration-without-selector": func(winsupport.Model) []check {
+	rules.TolerationWithoutSelector: func(winsupport.Model) []check {
 		// The first reachable tainted pool's first taint (as [key, value,
 		// effect, string, pool]) and the first toleration that tolerates
 		// it, which may be a blanket one.
@@ -70,24 +71,24 @@ var placementChecks = map[string]exporter{
 				`'toleration tolerates taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"') + ' but nothing pins the workload to Windows: its pods can land on Linux or Windows nodes'`,
 		}}
 	},
-	"conflicting-os-signals": func(winsupport.Model) []check {
+	rules.ConflictingOSSignals: func(winsupport.Model) []check {
 		return []check{
 			{expr: `variables.pinned && (variables.specOS == 'windows' || variables.specOS == 'linux') && variables.specOS != variables.pinOS`,
-				detail: `'spec.os.name is ' + variables.specOS + ' but the ' + variables.by + ' pins the workload to ' + (variables.pinOS == 'windows' ? 'Windows' : 'Linux') + ' nodes; the kubelet refuses the pod there: ' + ` + celString(winsupport.KubeletOSMismatch)},
+				detail: celf(rules.SpecOSConflictMsg, `variables.specOS`, `variables.by`, `variables.pinOS == 'windows' ? 'Windows' : 'Linux'`, celString(winsupport.KubeletOSMismatch))},
 			{expr: `variables.pinned && variables.pinOS == 'linux' && variables.hostProcess`,
-				detail: `'HostProcess container in a workload the ' + variables.by + ' pins to Linux nodes; HostProcess containers run only on Windows nodes'`},
+				detail: celf(rules.HostProcessOnLinuxMsg, `variables.by`)},
 		}
 	},
-	"missing-spec-os": func(m winsupport.Model) []check {
+	rules.MissingSpecOS: func(m winsupport.Model) []check {
 		if !m.Supports(winsupport.FeaturePodOS) {
 			return nil
 		}
 		return []check{{
 			expr:   `variables.os == 'windows' && !has(variables.spec.os)`,
-			detail: `'Windows workload (from ' + variables.by + ') does not set spec.os.name: windows'`,
+			detail: celf(rules.MissingSpecOSMsg, `variables.by`),
 		}}
 	},
-	"missing-windows-build-pin": func(winsupport.Model) []check {
+	rules.MissingWindowsBuildPin: func(winsupport.Model) []check {
 		builds := `variables.winPools.transformList(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0 && p[1] != '', p[1])`
 		reachable := `variables.buildOK[i] && size(variables.untolerated[i]) == 0`
 		return []check{{
@@ -96,7 +97,7 @@ var placementChecks = map[string]exporter{
 			detail: `'Windows workload has no node.kubernetes.io/windows-build constraint and can land on Windows pools ' + ` + poolList(reachable, `p[3]`) + ` + '; under process isolation its images must match the node\'s build'`,
 		}}
 	},
-	"linux-daemonset-unpinned": func(winsupport.Model) []check {
+	rules.LinuxDaemonSetUnpinned: func(winsupport.Model) []check {
 		base := `variables.isDaemonSet && variables.os != 'windows' && variables.schedWindows`
 		who := `(variables.os == 'linux' ? 'Linux DaemonSet (from ' + variables.by + ')' : 'DaemonSet')`
 		reachable := `variables.buildOK[i] && size(variables.untolerated[i]) == 0`

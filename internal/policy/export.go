@@ -1,10 +1,12 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/rule"
@@ -51,8 +53,13 @@ type Options struct {
 	ParamsNamespace string
 	// Name prefixes every exported object's name; default "winkube".
 	Name string
-	// NoFixes leaves out the MutatingAdmissionPolicy of the safe fixes.
-	NoFixes bool
+	// Fixes adds the MutatingAdmissionPolicy of the safe fixes. It runs
+	// before the validating policies, which then see the fixed object:
+	// what it fixes is neither denied nor warned about, and the policies
+	// no longer decide as lint does on the submitted object. Off by
+	// default for that reason (issue 19: a Windows Deployment without
+	// its toleration was admitted silently).
+	Fixes bool
 }
 
 // Skipped is a selected rule that is not exported, and why.
@@ -62,13 +69,13 @@ type Skipped struct {
 
 // selected splits the enabled rules at or above MinSeverity into those
 // with checks at the model's release and those skipped.
-func (o *Options) selected() (rules []*rule.Rule, checks map[string][]check, skipped []Skipped) {
-	checks = map[string][]check{}
+func (o *Options) selected() (chosen []*rule.Rule, checks map[*rule.Rule][]check, skipped []Skipped) {
+	checks = map[*rule.Rule][]check{}
 	for _, r := range o.Rules {
 		if r.Severity < o.MinSeverity && !anyCheckAtLeast(r, o) {
 			continue
 		}
-		e, ok := exported[r.ID]
+		e, ok := exporterOf(r)
 		if !ok {
 			_, why := Exportable(r.ID)
 			skipped = append(skipped, Skipped{r.ID, why})
@@ -86,16 +93,16 @@ func (o *Options) selected() (rules []*rule.Rule, checks map[string][]check, ski
 			}
 		}
 		if len(kept) > 0 {
-			rules = append(rules, r)
-			checks[r.ID] = kept
+			chosen = append(chosen, r)
+			checks[r] = kept
 		}
 	}
 	sort.SliceStable(skipped, func(i, j int) bool { return skipped[i].Rule < skipped[j].Rule })
-	return rules, checks, skipped
+	return chosen, checks, skipped
 }
 
 func anyCheckAtLeast(r *rule.Rule, o *Options) bool {
-	e, ok := exported[r.ID]
+	e, ok := exporterOf(r)
 	if !ok {
 		return false
 	}
@@ -107,9 +114,13 @@ func anyCheckAtLeast(r *rule.Rule, o *Options) bool {
 	return false
 }
 
-// checkSeverity is the severity of a check's findings: its own override,
-// else the rule's (which the config may have changed).
+// checkSeverity is the severity of a check's findings as
+// rule.Rule.SeverityOf decides a finding's: the configured one, else the
+// check's own override, else the rule's.
 func checkSeverity(r *rule.Rule, c check) rule.Severity {
+	if r.Configured != rule.Unset {
+		return r.Configured
+	}
 	if c.severity != nil {
 		return *c.severity
 	}
@@ -126,4 +137,29 @@ func (o *Options) defaults() {
 	if o.Cluster == nil {
 		o.Cluster = cluster.Reference()
 	}
+}
+
+// Validate reports every option the API server would refuse in the
+// exported objects: the name prefix must make valid object names (DNS-1123
+// subdomains, with the longest suffix the export adds), the params
+// namespace a namespace name (or empty) and each excluded namespace a
+// namespace name, as the label value the bindings select on.
+func (o *Options) Validate() error {
+	var errs []error
+	if o.Name != "" {
+		for _, msg := range utilvalidation.IsDNS1123Subdomain(o.Name + "-" + rule.Warning.String()) {
+			errs = append(errs, fmt.Errorf("name %q: %s (the exported objects are named %s-error, %s-warning, %s-info and %s-fix)", o.Name, msg, o.Name, o.Name, o.Name, o.Name))
+		}
+	}
+	if o.ParamsNamespace != "" {
+		for _, msg := range utilvalidation.IsDNS1123Label(o.ParamsNamespace) {
+			errs = append(errs, fmt.Errorf("params namespace %q: %s", o.ParamsNamespace, msg))
+		}
+	}
+	for _, ns := range o.ExcludeNamespaces {
+		for _, msg := range utilvalidation.IsDNS1123Label(ns) {
+			errs = append(errs, fmt.Errorf("excluded namespace %q: %s", ns, msg))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -60,7 +60,7 @@ func decodeAll(t *testing.T, y []byte) []map[string]any {
 func TestExportPassesLint(t *testing.T) {
 	t.Parallel()
 	for _, format := range Formats {
-		y := export(t, Options{}, format)
+		y := export(t, Options{Fixes: true}, format)
 		res, err := engine.Run(t.Context(), []manifest.Input{manifest.BytesInput("export.yaml", y)}, engine.Options{Rules: rules.Suite(), Model: winsupport.Default()})
 		if err != nil {
 			t.Fatal(err)
@@ -74,21 +74,32 @@ func TestExportPassesLint(t *testing.T) {
 	}
 }
 
+// TestAdmissionPolicyObjects: the default export validates only, so that
+// it decides as lint does on the submitted object; Fixes adds the
+// mutating policy.
 func TestAdmissionPolicyObjects(t *testing.T) {
 	t.Parallel()
-	y := export(t, Options{}, "admission-policy")
-	var kinds []string
-	for _, m := range decodeAll(t, y) {
-		kinds = append(kinds, m["kind"].(string)+"/"+m["metadata"].(map[string]any)["name"].(string))
-	}
-	want := []string{"ConfigMap/winkube-cluster",
+	validating := []string{"ConfigMap/winkube-cluster",
 		"ValidatingAdmissionPolicy/winkube-error", "ValidatingAdmissionPolicyBinding/winkube-error",
 		"ValidatingAdmissionPolicy/winkube-warning", "ValidatingAdmissionPolicyBinding/winkube-warning",
 		// windows-linux-path reports at info: an Audit binding.
-		"ValidatingAdmissionPolicy/winkube-info", "ValidatingAdmissionPolicyBinding/winkube-info",
-		"MutatingAdmissionPolicy/winkube-fix", "MutatingAdmissionPolicyBinding/winkube-fix"}
-	if diff := cmp.Diff(want, kinds); diff != "" {
-		t.Errorf("objects (-want +got):\n%s", diff)
+		"ValidatingAdmissionPolicy/winkube-info", "ValidatingAdmissionPolicyBinding/winkube-info"}
+	var y []byte
+	for _, tc := range []struct {
+		fixes bool
+		want  []string
+	}{
+		{false, validating},
+		{true, append(validating[:len(validating):len(validating)], "MutatingAdmissionPolicy/winkube-fix", "MutatingAdmissionPolicyBinding/winkube-fix")},
+	} {
+		y = export(t, Options{Fixes: tc.fixes}, "admission-policy")
+		var kinds []string
+		for _, m := range decodeAll(t, y) {
+			kinds = append(kinds, m["kind"].(string)+"/"+m["metadata"].(map[string]any)["name"].(string))
+		}
+		if diff := cmp.Diff(tc.want, kinds); diff != "" {
+			t.Errorf("fixes %v: objects (-want +got):\n%s", tc.fixes, diff)
+		}
 	}
 	head := string(y[:bytes.Index(y, []byte("apiVersion:"))])
 	for _, want := range []string{"# winkube policy export", "windows-service-ipv6-single-stack: needs other objects", "missing-os-pin"} {
@@ -152,8 +163,8 @@ func TestSelection(t *testing.T) {
 	if diff := cmp.Diff([]string{"missing-os-pin"}, ids); diff != "" {
 		t.Errorf("exported rules (-want +got):\n%s", diff)
 	}
-	if len(checks["missing-os-pin"]) != 3 {
-		t.Errorf("missing-os-pin: %d checks, want its Windows, Linux and unknown cases", len(checks["missing-os-pin"]))
+	if len(checks[rules.MissingOSPin]) != 3 {
+		t.Errorf("missing-os-pin: %d checks, want its Windows, Linux and unknown cases", len(checks[rules.MissingOSPin]))
 	}
 	if len(skipped) != 1 || skipped[0].Rule != "windows-service-ipv6-single-stack" || skipped[0].Reason == "" {
 		t.Errorf("skipped %+v, want windows-service-ipv6-single-stack with its reason", skipped)
@@ -182,5 +193,152 @@ func TestParams(t *testing.T) {
 	bad := &cluster.Cluster{Pools: []cluster.Pool{{Name: "a|b", Count: 1, OS: "windows"}}}
 	if _, err := Params(bad, winsupport.Default(), ""); err == nil || !strings.Contains(err.Error(), `"a|b"`) {
 		t.Errorf("a pool name with '|': err %v, want one naming the pool", err)
+	}
+}
+
+// TestParamsRefusesWhatItCannotEncode: a taint, pool name or build that
+// carries one of the encoding's delimiters (or anything else the API
+// server would refuse on a Node) is refused with the field and value,
+// never encoded where the policies' CEL would misread it (issue 26).
+func TestParamsRefusesWhatItCannotEncode(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		pool cluster.Pool
+		want string
+	}{
+		{"comma in a taint key", cluster.Pool{Name: "win", Taints: []corev1.Taint{{Key: "os,gpu", Value: "windows", Effect: "NoSchedule"}}}, `pools[1].taints[0].key: Invalid value: "os,gpu"`},
+		{"colon in a taint value", cluster.Pool{Name: "win", Taints: []corev1.Taint{{Key: "os", Value: "windows:NoExecute", Effect: "NoSchedule"}}}, `pools[1].taints[0].value: Invalid value: "windows:NoExecute"`},
+		{"carriage return in a taint value", cluster.Pool{Name: "win", Taints: []corev1.Taint{{Key: "os", Value: "windows\r", Effect: "NoSchedule"}}}, `pools[1].taints[0].value: Invalid value: "windows\r"`},
+		{"equals sign in a taint key", cluster.Pool{Name: "win", Taints: []corev1.Taint{{Key: "os=windows", Effect: "NoSchedule"}}}, `pools[1].taints[0].key: Invalid value: "os=windows"`},
+		{"unknown effect", cluster.Pool{Name: "win", Taints: []corev1.Taint{{Key: "os", Value: "windows", Effect: "NoSchedule,x"}}}, `pools[1].taints[0].effect: Unsupported value: "NoSchedule,x"`},
+		{"pipe in a pool name", cluster.Pool{Name: "a|b"}, `pools[1].name: Invalid value: "a|b"`},
+		{"newline in a build", cluster.Pool{Name: "win", WindowsBuild: "10.0.20348\nx|y"}, `pools[1].windowsBuild: Invalid value: "10.0.20348\nx|y"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.pool.OS, tc.pool.Count = "windows", 1
+			c := &cluster.Cluster{Pools: []cluster.Pool{{Name: "linux", Count: 1, OS: "linux"}, tc.pool}}
+			_, err := Params(c, winsupport.Default(), "")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err %v, want one containing %q", err, tc.want)
+			}
+			// Export refuses it too, in both formats (Kyverno carries the
+			// params in a CEL literal).
+			for _, format := range Formats {
+				if _, err := Export(Options{Rules: rules.Suite(), Model: winsupport.Default(), Cluster: c}, format); err == nil {
+					t.Errorf("%s: exported a cluster whose params cannot be encoded", format)
+				}
+			}
+		})
+	}
+}
+
+// TestCELStringEscapes: every value rendered into CEL is a literal CEL
+// reads back as the same string, control characters included.
+func TestCELStringEscapes(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`it's`:    `'it\'s'`,
+		`a\b`:     `'a\\b'`,
+		"a\nb\rc": `'a\nb\rc'`,
+		"x\x00\t": `'x\u0000\u0009'`,
+		"\u2028":  `'\u2028'`,
+	} {
+		if got := celString(in); got != want {
+			t.Errorf("celString(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestOptionsValidate: names the API server would refuse in the exported
+// objects are refused before anything is written (issue 26).
+func TestOptionsValidate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		o    Options
+		want string // "" for valid
+	}{
+		{Options{Name: "winkube", ParamsNamespace: "kube-system", ExcludeNamespaces: []string{"kube-system"}}, ""},
+		{Options{Name: "winkube"}, ""},
+		{Options{Name: "Winkube"}, `name "Winkube"`},
+		{Options{Name: "a/b"}, `name "a/b"`},
+		{Options{Name: strings.Repeat("a", 250)}, "must be no more than 253 characters"},
+		{Options{Name: "w", ParamsNamespace: "kube_system"}, `params namespace "kube_system"`},
+		{Options{Name: "w", ParamsNamespace: "a\nb"}, `params namespace "a\nb"`},
+		{Options{Name: "w", ExcludeNamespaces: []string{"ok", "Not OK"}}, `excluded namespace "Not OK"`},
+	}
+	for _, tc := range tests {
+		err := tc.o.Validate()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%+v: %v", tc.o, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%+v: err %v, want one containing %q", tc.o, err, tc.want)
+		}
+		if tc.want != "" {
+			if _, err := Export(tc.o, "admission-policy"); err == nil {
+				t.Errorf("%+v: Export accepted it", tc.o)
+			}
+		}
+	}
+}
+
+// TestConfiguredSeverityWins: a rule the config re-grades (config.Apply
+// copies it) is exported at the configured severity, its checks' own
+// severities included, as lint reports every finding of it (issue 18).
+func TestConfiguredSeverityWins(t *testing.T) {
+	t.Parallel()
+	cp := *rules.MissingOSPin
+	cp.Severity, cp.Configured = rule.Info, rule.Info
+	o := Options{Rules: []*rule.Rule{&cp}, Model: winsupport.Default(), MinSeverity: rule.Info}
+	o.defaults()
+	chosen, checks, _ := o.selected()
+	if len(chosen) != 1 || len(checks[&cp]) != 3 {
+		t.Fatalf("the re-graded copy was not exported with its three checks: %v %v", chosen, checks)
+	}
+	for _, c := range checks[&cp] {
+		if s := checkSeverity(&cp, c); s != rule.Info {
+			t.Errorf("check %q exported at %s, the config says info", c.detail, s)
+		}
+	}
+	y := export(t, Options{Rules: []*rule.Rule{&cp}}, "admission-policy")
+	if bytes.Contains(y, []byte("name: winkube-error")) {
+		t.Error("a re-graded missing-os-pin still has an error policy")
+	}
+}
+
+// TestCELFormat: a rule's message template becomes one CEL concatenation,
+// %q as plain double quotes, literal text escaped.
+func TestCELFormat(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		format string
+		args   []string
+		want   string
+	}{
+		{rules.MissingSpecOSMsg, []string{"variables.by"}, `('Windows workload (from ' + (variables.by) + ') does not set spec.os.name: windows')`},
+		{rules.UntoleratedTaintMsg, []string{"x[3]", "x[4]"}, `('Windows workload does not tolerate taint ' + (x[3]) + ' of Windows pool "' + (x[4]) + '"; its pods will stay Pending')`},
+		{"100%% of %d pods can't", []string{"n"}, `('100% of ' + string(n) + ' pods can\'t')`},
+		{rules.MissingOSPinAnyMsg, nil, `('workload has no kubernetes.io/os selector and may be scheduled onto Linux or Windows nodes')`},
+	}
+	for _, tc := range tests {
+		if got := celf(tc.format, tc.args...); got != tc.want {
+			t.Errorf("celf(%q) =\n  %s\nwant\n  %s", tc.format, got, tc.want)
+		}
+	}
+	for _, bad := range []struct {
+		format string
+		args   []string
+	}{{"%s and %s", []string{"a"}}, {"%s", []string{"a", "b"}}, {"%v", []string{"a"}}, {"50%", nil}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("celf(%q, %q) did not panic", bad.format, bad.args)
+				}
+			}()
+			celf(bad.format, bad.args...)
+		}()
 	}
 }

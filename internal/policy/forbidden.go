@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -72,8 +73,8 @@ func forbiddenPaths(m winsupport.Model) string {
 	return "(" + strings.Join(parts, " + ") + ")"
 }
 
-var apiChecks = map[string]exporter{
-	"windows-forbidden-field": func(m winsupport.Model) []check {
+var apiChecks = map[*rule.Rule]exporter{
+	rules.WindowsForbiddenField: func(m winsupport.Model) []check {
 		if !m.Supports(winsupport.FeaturePodOS) {
 			return nil
 		}

@@ -26,7 +26,7 @@ var kyvernoKinds = []string{"Pod", "ReplicationController", "PodTemplate", "apps
 // depend on the OS the CEL derives. Kyverno's CEL mutations have no
 // params, so both carry the cluster profile in a variable instead of
 // reading the params ConfigMap: export once per cluster.
-func kyvernoPolicies(o *Options, rules []*rule.Rule, checks map[string][]check) ([]any, error) {
+func kyvernoPolicies(o *Options, chosen []*rule.Rule, checks map[*rule.Rule][]check) ([]any, error) {
 	params, err := Params(o.Cluster, o.Model, "")
 	if err != nil {
 		return nil, err
@@ -43,8 +43,8 @@ func kyvernoPolicies(o *Options, rules []*rule.Rule, checks map[string][]check) 
 	var out []any
 	for _, s := range []rule.Severity{rule.Error, rule.Warning, rule.Info} {
 		var exprs []any
-		for _, r := range rules {
-			for _, c := range checks[r.ID] {
+		for _, r := range chosen {
+			for _, c := range checks[r] {
 				if checkSeverity(r, c) == s {
 					v := validation(r, c)
 					exprs = append(exprs, map[string]any{"expression": kyvernoExpr(v.Expression), "messageExpression": v.MessageExpression, "message": v.Message})
@@ -79,7 +79,7 @@ func kyvernoPolicies(o *Options, rules []*rule.Rule, checks map[string][]check) 
 			},
 		})
 	}
-	if !o.NoFixes {
+	if o.Fixes {
 		if mp := kyvernoMutatingPolicy(o, clusterVar); mp != nil {
 			out = append(out, mp)
 		}

@@ -1,11 +1,14 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/winsupport"
@@ -48,32 +51,23 @@ func Params(c *cluster.Cluster, m winsupport.Model, namespace string) (*corev1.C
 	for _, b := range m.Builds() {
 		add(b.Build)
 	}
+	if err := encodable(c); err != nil {
+		return nil, err
+	}
 	var pools []string
 	for _, p := range c.PoolsOf("windows") {
-		if strings.ContainsAny(p.Name, "|,\n") {
-			return nil, fmt.Errorf("windows pool %q: a name with '|', ',' or a newline cannot be exported to the params ConfigMap; rename the pool", p.Name)
-		}
 		var taints []string
 		for _, t := range p.Taints {
 			if t.Effect == corev1.TaintEffectPreferNoSchedule {
 				continue
 			}
-			s := t.Key + ":" + string(t.Effect)
-			if t.Value != "" {
-				s = t.Key + "=" + t.Value + ":" + string(t.Effect)
-			}
-			taints = append(taints, s)
+			taints = append(taints, taintString(t))
 		}
 		portMappings := ""
 		if p.CNIPortMappings != nil {
 			portMappings = fmt.Sprint(*p.CNIPortMappings)
 		}
 		pools = append(pools, p.Name+"|"+buildNumber(m, p.WindowsBuild)+"|"+strings.Join(taints, ",")+"|"+p.WindowsBuild+"|"+portMappings)
-	}
-	for _, b := range raw {
-		if strings.ContainsAny(b, ",|\n") {
-			return nil, fmt.Errorf("windows build %q: not a windows-build label value", b)
-		}
 	}
 	return &corev1.ConfigMap{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
@@ -94,4 +88,50 @@ func buildNumber(m winsupport.Model, s string) string {
 		return b.Build
 	}
 	return s
+}
+
+// encodable checks every value the params encoding carries as the API
+// server checks it on a Node (kubernetes/kubernetes v1.36.3
+// pkg/apis/core/validation/validation.go validateNodeTaints: the key a
+// qualified name, the value a label value, a known effect), pool names
+// as node-name prefixes (DNS-1123 labels) and builds as windows-build
+// label values. None of these can contain the encoding's delimiters
+// ('|', ',', ':', '=', '\n', '\r'), so no value can be misread by the
+// policies' CEL; anything else is refused with every problem named.
+func encodable(c *cluster.Cluster) error {
+	var errs field.ErrorList
+	for i, p := range c.Pools {
+		if p.OS != "windows" || p.Count <= 0 {
+			continue
+		}
+		at := field.NewPath("pools").Index(i)
+		for _, msg := range utilvalidation.IsDNS1123Label(p.Name) {
+			errs = append(errs, field.Invalid(at.Child("name"), p.Name, msg))
+		}
+		for _, msg := range utilvalidation.IsValidLabelValue(p.WindowsBuild) {
+			errs = append(errs, field.Invalid(at.Child("windowsBuild"), p.WindowsBuild, msg))
+		}
+		for j, t := range p.Taints {
+			tp := at.Child("taints").Index(j)
+			for _, msg := range utilvalidation.IsQualifiedName(t.Key) {
+				errs = append(errs, field.Invalid(tp.Child("key"), t.Key, msg))
+			}
+			for _, msg := range utilvalidation.IsValidLabelValue(t.Value) {
+				errs = append(errs, field.Invalid(tp.Child("value"), t.Value, msg))
+			}
+			switch t.Effect {
+			case corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
+			default:
+				errs = append(errs, field.NotSupported(tp.Child("effect"), t.Effect, []string{string(corev1.TaintEffectNoSchedule), string(corev1.TaintEffectPreferNoSchedule), string(corev1.TaintEffectNoExecute)}))
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
+	}
+	return fmt.Errorf("the cluster cannot be exported to the params ConfigMap (fix the cluster file; the API server would refuse these values on a Node):\n%w", errors.Join(out...))
 }

@@ -17,6 +17,9 @@ var Formats = []string{"admission-policy", "kyverno"}
 // comment header lists the rules left out and why.
 func Export(o Options, format string) ([]byte, error) {
 	o.defaults()
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
 	rules, checks, skipped := o.selected()
 	params, err := Params(o.Cluster, o.Model, o.ParamsNamespace)
 	if err != nil {
@@ -27,7 +30,7 @@ func Export(o Options, format string) ([]byte, error) {
 	case "admission-policy":
 		objs = append(objs, params)
 		objs = append(objs, validatingPolicies(&o, rules, checks)...)
-		if !o.NoFixes {
+		if o.Fixes {
 			objs = append(objs, mutatingPolicy(&o)...)
 		}
 	case "kyverno":

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -22,66 +23,99 @@ func sev(s rule.Severity) *rule.Severity { return &s }
 // rule cannot fire there (a feature the release always has).
 type exporter func(m winsupport.Model) []check
 
-// exported maps rule IDs to their CEL. Expressions read the variables of
-// workloadVariables; windows below means variables.os == 'windows'.
+// exported maps rules, by value, to their CEL: adding a rule to the
+// suite shows here whether it is exported (TestEveryRuleExportedOrExplained
+// fails until it is in this table or in notExportable). Expressions read
+// the variables of workloadVariables; windows below means
+// variables.os == 'windows'.
 var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks)
 
-func merge(groups ...map[string]exporter) map[string]exporter {
-	out := map[string]exporter{}
+func merge(groups ...map[*rule.Rule]exporter) map[*rule.Rule]exporter {
+	out := map[*rule.Rule]exporter{}
 	for _, g := range groups {
-		for id, e := range g {
-			out[id] = e
+		for r, e := range g {
+			out[r] = e
 		}
 	}
 	return out
 }
 
-// notExportable says, for every rule of the suite without CEL, why.
-var notExportable = map[string]string{
-	"load-error": "reports input that could not be read; the API server decodes requests itself",
-
-	"unknown-field":        "admission sees the decoded object, in which unknown fields are already dropped (or refused by strict field validation)",
-	"removed-api-version":  "the API server refuses a version it no longer serves before any admission runs",
-	"invalid-object-name":  "the API server's own validation rejects the name before validating admission policies run",
-	"image-unresolved":     "needs the image registry; a policy sees only the request's object",
-	"implausible-quantity": "not compiled to CEL yet",
-	"legacy-node-label":    "needs the cluster's node labels (a hand-made label the nodes carry is fine); the API server already warns on the beta OS label",
-
-	"windows-options-on-linux":         "API rejection: the API server's own validation rejects these pods before admission policies run",
-	"hostprocess-consistency":          "API rejection: the API server's own validation rejects these pods before admission policies run",
-	"invalid-os-name":                  "API rejection: the API server's own validation rejects these pods before admission policies run",
-	"windows-username-format":          "API rejection: the API server's own validation rejects these pods before admission policies run",
-	"gmsa-credential-spec-name-format": "API rejection: the API server's own validation rejects these pods before admission policies run",
-
-	"image-build-mismatch":            "needs each image's Windows build from the tag tables (with the per-repository tag exceptions) against the reachable pools' builds; not compiled to CEL yet",
-	"hyperv-runtimeclass":             "needs the RuntimeClass object the workload names; a policy sees only the request's object",
-	"runtimeclass-isolation-mismatch": "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
-
-	"windows-missing-startup-probe": "needs the image size table (large Windows base images); not compiled to CEL yet",
-
-	"windows-service-external-traffic-local":   "needs other objects: a Service against the pods its selector matches",
-	"windows-service-session-affinity":         "needs other objects: a Service against the pods its selector matches",
-	"windows-service-session-affinity-timeout": "needs other objects: a Service against the pods its selector matches",
-	"windows-service-ipv6-single-stack":        "needs other objects: a Service against the pods its selector matches",
-	"gmsa-missing-credential-spec-name":        "not compiled to CEL yet",
-
-	"windows-pool-untainted": "checks node pools kept as code (Karpenter NodePools, eksctl ClusterConfig); the exported policies match workloads only",
+// suiteRule is the suite's value a rule is, or copies: config.Apply
+// re-grades a rule by copying it, and the copy keeps the ID.
+func suiteRule(r *rule.Rule) *rule.Rule {
+	if _, ok := exported[r]; ok {
+		return r
+	}
+	if _, ok := notExportable[r]; ok {
+		return r
+	}
+	for s := range exported {
+		if s.ID == r.ID {
+			return s
+		}
+	}
+	for s := range notExportable {
+		if s.ID == r.ID {
+			return s
+		}
+	}
+	return r
 }
 
-// Exportable reports whether the rule has CEL and, if not, why.
+// exporterOf is the rule's CEL, if it has any.
+func exporterOf(r *rule.Rule) (exporter, bool) {
+	e, ok := exported[suiteRule(r)]
+	return e, ok
+}
+
+// notExportable says, for every rule of the suite without CEL, why.
+var notExportable = map[*rule.Rule]string{
+	rules.LoadError: "reports input that could not be read; the API server decodes requests itself",
+
+	rules.UnknownField:        "admission sees the decoded object, in which unknown fields are already dropped (or refused by strict field validation)",
+	rules.RemovedAPIVersion:   "the API server refuses a version it no longer serves before any admission runs",
+	rules.InvalidObjectName:   "the API server's own validation rejects the name before validating admission policies run",
+	rules.ImageUnresolved:     "needs the image registry; a policy sees only the request's object",
+	rules.ImplausibleQuantity: "not compiled to CEL yet",
+	rules.LegacyNodeLabel:     "needs the cluster's node labels (a hand-made label the nodes carry is fine); the API server already warns on the beta OS label",
+
+	rules.WindowsOptionsOnLinux:        "API rejection: the API server's own validation rejects these pods before admission policies run",
+	rules.HostProcessConsistency:       "API rejection: the API server's own validation rejects these pods before admission policies run",
+	rules.InvalidOSName:                "API rejection: the API server's own validation rejects these pods before admission policies run",
+	rules.WindowsUsernameFormat:        "API rejection: the API server's own validation rejects these pods before admission policies run",
+	rules.GMSACredentialSpecNameFormat: "API rejection: the API server's own validation rejects these pods before admission policies run",
+
+	rules.ImageBuildMismatch:            "needs each image's Windows build from the tag tables (with the per-repository tag exceptions) against the reachable pools' builds; not compiled to CEL yet",
+	rules.HyperVRuntimeClass:            "needs the RuntimeClass object the workload names; a policy sees only the request's object",
+	rules.RuntimeClassIsolationMismatch: "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
+
+	rules.WindowsMissingStartupProbe: "needs the image size table (large Windows base images); not compiled to CEL yet",
+
+	rules.WindowsServiceExternalTrafficLocal:   "needs other objects: a Service against the pods its selector matches",
+	rules.WindowsServiceSessionAffinity:        "needs other objects: a Service against the pods its selector matches",
+	rules.WindowsServiceSessionAffinityTimeout: "needs other objects: a Service against the pods its selector matches",
+	rules.WindowsServiceIPv6SingleStack:        "needs other objects: a Service against the pods its selector matches",
+	rules.GMSAMissingCredentialSpecName:        "not compiled to CEL yet",
+
+	rules.WindowsPoolUntainted: "checks node pools kept as code (Karpenter NodePools, eksctl ClusterConfig); the exported policies match workloads only",
+}
+
+// Exportable reports whether the rule with the ID has CEL and, if not,
+// why. (By ID for the docs generator, which lists IDs.)
 func Exportable(id string) (bool, string) {
-	if _, ok := exported[id]; ok {
+	r := suiteRule(&rule.Rule{ID: id})
+	if _, ok := exported[r]; ok {
 		return true, ""
 	}
-	if why, ok := notExportable[id]; ok {
+	if why, ok := notExportable[r]; ok {
 		return false, why
 	}
 	return false, "not in the policy table"
 }
 
-// Covers reports whether the exported policies check the rule at the
-// model's release.
+// Covers reports whether the exported policies check the rule with the
+// ID at the model's release.
 func Covers(id string, m winsupport.Model) bool {
-	e, ok := exported[id]
+	e, ok := exporterOf(&rule.Rule{ID: id})
 	return ok && len(e(m)) > 0
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
@@ -16,11 +17,11 @@ import (
 // rule the suite does not have.
 func TestEveryRuleExportedOrExplained(t *testing.T) {
 	t.Parallel()
-	suite := map[string]bool{}
+	suite := map[*rule.Rule]bool{}
 	for _, r := range rules.Suite() {
-		suite[r.ID] = true
-		_, has := exported[r.ID]
-		why, skipped := notExportable[r.ID]
+		suite[r] = true
+		_, has := exported[r]
+		why, skipped := notExportable[r]
 		switch {
 		case has && skipped:
 			t.Errorf("%s is both exported and listed as not exportable (%q)", r.ID, why)
@@ -30,14 +31,14 @@ func TestEveryRuleExportedOrExplained(t *testing.T) {
 			t.Errorf("%s: notExportable gives no reason", r.ID)
 		}
 	}
-	for id := range exported {
-		if !suite[id] {
-			t.Errorf("the policy table exports %q, which is not in rules.Suite()", id)
+	for r := range exported {
+		if !suite[r] {
+			t.Errorf("the policy table exports %q, which is not in rules.Suite()", r.ID)
 		}
 	}
-	for id := range notExportable {
-		if !suite[id] {
-			t.Errorf("notExportable lists %q, which is not in rules.Suite()", id)
+	for r := range notExportable {
+		if !suite[r] {
+			t.Errorf("notExportable lists %q, which is not in rules.Suite()", r.ID)
 		}
 	}
 }

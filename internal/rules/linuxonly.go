@@ -11,6 +11,16 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
+// Message templates of Linux-only rules, declared once: the rules format
+// them with fmt and the exported admission policy (internal/policy)
+// renders the same templates as CEL.
+const (
+	LinuxShellMsg       = "container %q runs %s, a Linux shell that Windows images do not have: the container will not start"
+	MountPropagationMsg = "mountPropagation %s of volume %q is not supported on Windows: the kubelet makes the mount private, so nothing propagates"
+	VolumeDevicesMsg    = "volumeDevices %q (devicePath %s): Windows cannot attach raw block devices to pods"
+	MemoryEmptyDirMsg   = "emptyDir %q has medium Memory, which Windows does not support (no RAM disk): the kubelet creates a plain directory on the node's disk instead"
+)
+
 // Linux-only features on Windows-bound workloads. The fields the API
 // server itself forbids for Windows pods (privileged, capabilities,
 // runAsUser, seccomp, hostPID...) are windows-forbidden-field's; these

@@ -97,7 +97,7 @@ var WindowsLinuxShell = &rule.Rule{
 				return
 			}
 			p.Report(rule.Finding{Path: rule.Path(cp.Child("command").Index(0)),
-				Message: fmt.Sprintf("container %q runs %s, a Linux shell that Windows images do not have: the container will not start", c.Name, c.Command[0]),
+				Message: fmt.Sprintf(LinuxShellMsg, c.Name, c.Command[0]),
 				Hint:    "use cmd.exe /c or powershell.exe -Command and translate the script"})
 		})
 	},

@@ -83,7 +83,7 @@ var WindowsMountPropagation = &rule.Rule{
 			}
 			path := rule.Path(mp.Child("mountPropagation"))
 			p.Report(rule.Finding{Path: path,
-				Message: fmt.Sprintf("mountPropagation %s of volume %q is not supported on Windows: the kubelet makes the mount private, so nothing propagates", *m.MountPropagation, m.Name),
+				Message: fmt.Sprintf(MountPropagationMsg, *m.MountPropagation, m.Name),
 				Fix:     &rule.Fix{Title: "remove mountPropagation", Edits: []rule.Edit{{Op: rule.Remove, Path: path}}}})
 		})
 	},
@@ -110,7 +110,7 @@ var WindowsVolumeDevices = &rule.Rule{
 		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
 			for j, d := range c.VolumeDevices {
 				p.Report(rule.Finding{Path: rule.Path(cp.Child("volumeDevices").Index(j)),
-					Message: fmt.Sprintf("volumeDevices %q (devicePath %s): Windows cannot attach raw block devices to pods", d.Name, d.DevicePath),
+					Message: fmt.Sprintf(VolumeDevicesMsg, d.Name, d.DevicePath),
 					Hint:    "use a claim with volumeMode: Filesystem and a volumeMount"})
 			}
 		})

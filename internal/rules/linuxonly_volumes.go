@@ -35,7 +35,7 @@ var WindowsMemoryEmptyDir = &rule.Rule{
 			}
 			path := rule.Path(p.Workload.SpecPath.Child("volumes").Index(i).Child("emptyDir", "medium"))
 			p.Report(rule.Finding{Path: path,
-				Message: fmt.Sprintf("emptyDir %q has medium Memory, which Windows does not support (no RAM disk): the kubelet creates a plain directory on the node's disk instead", v.Name),
+				Message: fmt.Sprintf(MemoryEmptyDirMsg, v.Name),
 				Fix:     &rule.Fix{Title: "remove emptyDir.medium", Safe: true, Edits: []rule.Edit{{Op: rule.Remove, Path: path}}}})
 		}
 	},

@@ -23,6 +23,18 @@ var placementRules = []*rule.Rule{
 	WindowsPoolUntainted,
 }
 
+// Message templates of missing-os-pin and missing-windows-toleration,
+// declared once: the rules format them with fmt, and the exported
+// admission policy (internal/policy) renders the same templates as CEL.
+const (
+	MissingOSPinWindowsMsg       = "Windows workload (from %s) has no kubernetes.io/os selector; the scheduler ignores spec.os.name and may bind it to a Linux node"
+	MissingOSPinLinuxMsg         = "Linux workload (from %s) has no kubernetes.io/os selector; it may be scheduled onto a Windows node"
+	MissingOSPinAnyMsg           = "workload has no kubernetes.io/os selector and may be scheduled onto Linux or Windows nodes"
+	TaintCaseMsg                 = "toleration does not match taint %s of the Windows nodes: taints are case-sensitive"
+	UntoleratedTaintMsg          = "Windows workload does not tolerate taint %s of Windows pool %q; its pods will stay Pending"
+	UntoleratedTaintDaemonSetMsg = "Windows DaemonSet does not tolerate taint %s of Windows pool %q; it runs no pod on the pool's nodes"
+)
+
 // MissingOSPin: a workload the scheduler may place on either OS.
 var MissingOSPin = &rule.Rule{
 	ID:       "missing-os-pin",
@@ -50,16 +62,16 @@ var MissingOSPin = &rule.Rule{
 		case target.Windows:
 			p.Report(rule.Finding{
 				Path:    rule.Path(sel),
-				Message: fmt.Sprintf("Windows workload (from %s) has no kubernetes.io/os selector; the scheduler ignores spec.os.name and may bind it to a Linux node", p.Target.By),
+				Message: fmt.Sprintf(MissingOSPinWindowsMsg, p.Target.By),
 				Fix:     pinFix(p, "windows"),
 			}.WithSeverity(rule.Error))
 		case target.Linux:
 			p.Report(rule.Finding{Path: rule.Path(sel),
-				Message: fmt.Sprintf("Linux workload (from %s) has no kubernetes.io/os selector; it may be scheduled onto a Windows node", p.Target.By),
+				Message: fmt.Sprintf(MissingOSPinLinuxMsg, p.Target.By),
 				Fix:     pinFix(p, "linux")})
 		default:
 			p.Report(rule.Finding{Path: rule.Path(sel),
-				Message: "workload has no kubernetes.io/os selector and may be scheduled onto Linux or Windows nodes",
+				Message: MissingOSPinAnyMsg,
 				Hint:    "add nodeSelector kubernetes.io/os: linux (or windows)"})
 		}
 	},
@@ -102,15 +114,15 @@ var MissingWindowsToleration = &rule.Rule{
 			for _, t := range untolerated(pool, p.Target.Tolerations) {
 				if i, ok := caseOnlyMismatch(p.Target.Tolerations, t); ok && i < len(p.Workload.Spec.Tolerations) {
 					p.Report(rule.Finding{Path: rule.Path(tolPath.Index(i)),
-						Message: fmt.Sprintf("toleration does not match taint %s of the Windows nodes: taints are case-sensitive", taintString(t)),
+						Message: fmt.Sprintf(TaintCaseMsg, taintString(t)),
 						Hint:    "spell the key and value exactly as the taint does"})
 					return
 				}
-				msg := fmt.Sprintf("Windows workload does not tolerate taint %s of Windows pool %q; its pods will stay Pending", taintString(t), pool.Name)
+				msg := fmt.Sprintf(UntoleratedTaintMsg, taintString(t), pool.Name)
 				if isDaemonSet(p) {
 					// The DaemonSet controller creates no pod for a node
 					// whose NoSchedule taints the pod does not tolerate.
-					msg = fmt.Sprintf("Windows DaemonSet does not tolerate taint %s of Windows pool %q; it runs no pod on the pool's nodes", taintString(t), pool.Name)
+					msg = fmt.Sprintf(UntoleratedTaintDaemonSetMsg, taintString(t), pool.Name)
 				}
 				p.Report(rule.Finding{Path: rule.Path(tolPath),
 					Message: msg,

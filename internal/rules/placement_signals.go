@@ -8,6 +8,14 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
+// Message templates of conflicting-os-signals and missing-spec-os,
+// declared once for the rules and their exported CEL (internal/policy).
+const (
+	SpecOSConflictMsg     = "spec.os.name is %s but the %s pins the workload to %s nodes; the kubelet refuses the pod there: %s"
+	HostProcessOnLinuxMsg = "HostProcess container in a workload the %s pins to Linux nodes; HostProcess containers run only on Windows nodes"
+	MissingSpecOSMsg      = "Windows workload (from %s) does not set spec.os.name: windows"
+)
+
 // ConflictingOSSignals: the pod says one OS in one place and the other in
 // another.
 var ConflictingOSSignals = &rule.Rule{
@@ -38,12 +46,12 @@ var ConflictingOSSignals = &rule.Rule{
 		pin, by := f.Schedulable[0], pinSource(f)
 		if so, ok := f.SpecOS(); ok && (so.OS == target.Windows || so.OS == target.Linux) && so.OS != pin {
 			p.Report(rule.Finding{Path: rule.Path(so.Path),
-				Message: fmt.Sprintf("spec.os.name is %s but the %s pins the workload to %s nodes; the kubelet refuses the pod there: %s", so.OS, by, osWord(pin), winsupport.KubeletOSMismatch),
+				Message: fmt.Sprintf(SpecOSConflictMsg, so.OS, by, osWord(pin), winsupport.KubeletOSMismatch),
 				Hint:    "make spec.os.name and the kubernetes.io/os selector name the same OS"})
 		}
 		if pin == target.Linux && f.HostProcess {
 			p.Report(rule.Finding{Path: rule.Path(target.HostProcessPath(p.Workload.Spec, p.Workload.SpecPath)),
-				Message: fmt.Sprintf("HostProcess container in a workload the %s pins to Linux nodes; HostProcess containers run only on Windows nodes", by),
+				Message: fmt.Sprintf(HostProcessOnLinuxMsg, by),
 				Hint:    "pin the workload to windows, or drop hostProcess if it is a Linux workload"})
 		}
 	},
@@ -90,7 +98,7 @@ var MissingSpecOS = &rule.Rule{
 		}
 		path := p.Workload.SpecPath.Child("os", "name")
 		fd := rule.Finding{Path: rule.Path(path),
-			Message: fmt.Sprintf("Windows workload (from %s) does not set spec.os.name: windows", f.By),
+			Message: fmt.Sprintf(MissingSpecOSMsg, f.By),
 			Hint:    "without it the API server skips the Windows validation, the kubelet does not refuse the pod on a Linux node and Pod Security Admission applies Linux-only controls",
 			Fix: &rule.Fix{Title: "set spec.os.name to windows", Safe: true,
 				Edits: []rule.Edit{{Op: rule.Set, Path: rule.Path(path), Value: "windows"}}}}

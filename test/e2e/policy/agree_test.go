@@ -141,7 +141,7 @@ func TestValidatingPoliciesAgreeWithLint(t *testing.T) {
 		m := model(t, smp.version)
 		if !sets[set] {
 			sets[set] = true
-			installSet(t, s, set, policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.WarnOnly, NoFixes: true})
+			installSet(t, s, set, policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.WarnOnly})
 		}
 		ns := nsName(set, smp.cluster)
 		if !spaces[ns] {
@@ -156,7 +156,7 @@ func TestValidatingPoliciesAgreeWithLint(t *testing.T) {
 	// The same policies in enforce mode, on the reference cluster: errors
 	// deny, warnings warn, info only audits.
 	const enforce = "winkube-enforce"
-	installSet(t, s, enforce, policy.Options{Rules: rules.Suite(), Model: winsupport.Default(), Mode: policy.Enforce, NoFixes: true})
+	installSet(t, s, enforce, policy.Options{Rules: rules.Suite(), Model: winsupport.Default(), Mode: policy.Enforce})
 	s.namespace(t, enforce, map[string]string{policiesLabel: enforce}, testClusters["reference"](), winsupport.Default())
 	s.waitActive(t, enforce, mustObject(t, windowsCanary), func(o outcome) bool {
 		w, d, _ := policyRules(o, enforce)

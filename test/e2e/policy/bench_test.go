@@ -41,7 +41,7 @@ func benchPod(name string) *corev1.Pod {
 // policy installed (ValidatingAdmissionPolicy in enforce mode and the
 // MutatingAdmissionPolicy), and with winkube's webhook registered
 // (mutating and validating, in this process on 127.0.0.1), in one run,
-// and with the validating policies alone (--no-fixes),
+// and with the validating policies alone (the default, without --fixes),
 // sequentially and from 8 goroutines. Each sub-benchmark reports p50 and
 // p99; added-p99-ms is over the same concurrency without admission.
 //
@@ -49,8 +49,8 @@ func benchPod(name string) *corev1.Pod {
 func BenchmarkPodCreateAdmission(b *testing.B) {
 	s := startServer(b)
 	m := winsupport.Default()
-	installSet(b, s, "bench", policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce})
-	installSet(b, s, "bench-vap", policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce, NoFixes: true})
+	installSet(b, s, "bench", policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce, Fixes: true})
+	installSet(b, s, "bench-vap", policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce})
 	startWebhook(b, s, "mode: enforce\n")
 	s.namespace(b, "none", nil, testClusters["reference"](), m)
 	s.namespace(b, "policies", map[string]string{policiesLabel: "bench"}, testClusters["reference"](), m)

@@ -112,7 +112,7 @@ func TestMutatingPolicyAgreesWithFix(t *testing.T) {
 	rs := fixRules(t)
 	m := winsupport.Default()
 	const set = "winkube-fix"
-	installSet(t, s, set, policy.Options{Rules: rs, Model: m, Mode: policy.WarnOnly})
+	installSet(t, s, set, policy.Options{Rules: rs, Model: m, Mode: policy.WarnOnly, Fixes: true})
 	// The webhook, with the same rules on the reference cluster, in mutate
 	// mode (fixes, no denials).
 	startWebhook(t, s, "mode: mutate\n"+onlyRules(policy.FixRules))

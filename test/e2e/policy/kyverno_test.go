@@ -74,7 +74,7 @@ func TestKyvernoPoliciesMatchTheirSchema(t *testing.T) {
 		t.Fatal("the ClusterPolicy CRD accepted an unknown field validate.cell: the schema check proves nothing")
 	}
 	for _, mode := range []policy.Mode{policy.Enforce, policy.WarnOnly} {
-		y, err := policy.Export(policy.Options{Rules: rules.Suite(), Model: winsupport.Default(), Mode: mode, ExcludeNamespaces: []string{"kube-system"}, Name: "winkube-" + string(mode)}, "kyverno")
+		y, err := policy.Export(policy.Options{Rules: rules.Suite(), Model: winsupport.Default(), Mode: mode, ExcludeNamespaces: []string{"kube-system"}, Name: "winkube-" + string(mode), Fixes: true}, "kyverno")
 		if err != nil {
 			t.Fatal(err)
 		}

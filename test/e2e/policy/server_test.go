@@ -141,13 +141,29 @@ type outcome struct {
 // dryRun creates obj in ns with dryRun=All. Requests are sequential, so
 // that warnings belong to their request.
 func (s *server) dryRun(ctx context.Context, ns string, obj *manifest.Object) outcome {
-	raw, err := json.Marshal(obj.Typed)
+	u, gvr, err := toUnstructured(obj, ns)
 	if err != nil {
 		return outcome{err: err}
 	}
+	s.mu.Lock()
+	s.warn = nil
+	s.mu.Unlock()
+	out, err := s.dyn.Resource(gvr).Namespace(ns).Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return outcome{obj: out, warnings: append([]string(nil), s.warn...), err: err}
+}
+
+// toUnstructured is obj as the request body of a create in ns, and the
+// resource to create it in.
+func toUnstructured(obj *manifest.Object, ns string) (*unstructured.Unstructured, schema.GroupVersionResource, error) {
+	raw, err := json.Marshal(obj.Typed)
+	if err != nil {
+		return nil, schema.GroupVersionResource{}, err
+	}
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(raw); err != nil {
-		return outcome{err: err}
+		return nil, schema.GroupVersionResource{}, err
 	}
 	u.SetAPIVersion(obj.APIVersion)
 	u.SetKind(obj.Kind)
@@ -157,14 +173,7 @@ func (s *server) dryRun(ctx context.Context, ns string, obj *manifest.Object) ou
 	}
 	u.SetResourceVersion("")
 	gv, _ := schema.ParseGroupVersion(obj.APIVersion)
-	gvr := gv.WithResource(served[obj.APIVersion+"/"+obj.Kind])
-	s.mu.Lock()
-	s.warn = nil
-	s.mu.Unlock()
-	out, err := s.dyn.Resource(gvr).Namespace(ns).Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return outcome{obj: out, warnings: append([]string(nil), s.warn...), err: err}
+	return u, gv.WithResource(served[obj.APIVersion+"/"+obj.Kind]), nil
 }
 
 var (

@@ -1,0 +1,80 @@
+package policy
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/winkube/winkube/internal/cli"
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/policy"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// TestCheckCluster: `winkube policy export --check-cluster` against a real
+// API server holding the reference cluster's nodes and the params
+// ConfigMap exported for it: agreement exits 0; a Windows node retainted
+// behind the export's back exits 1 and names the node and its taint.
+func TestCheckCluster(t *testing.T) {
+	s := startServer(t)
+	ctx := t.Context()
+	c := cluster.Reference()
+	nodes, _ := c.Nodes()
+	for _, n := range nodes {
+		if _, err := s.cp.CreateNode(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cm, err := policy.Params(c, winsupport.Default(), "kube-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.kube.CoreV1().ConfigMaps("kube-system").Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	check := func() (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := cli.Run(ctx, []string{"policy", "export", "--check-cluster", "--kubeconfig", s.cp.KubeconfigPath}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+		return code, out.String(), errOut.String()
+	}
+	if code, out, errOut := check(); code != cli.ExitClean || !strings.Contains(out, "describes the 5 nodes") {
+		t.Fatalf("agreeing cluster: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+
+	var win *corev1.Node
+	for _, n := range nodes {
+		if n.Labels[cluster.LabelOS] == "windows" {
+			win = n
+			break
+		}
+	}
+	got, err := s.kube.CoreV1().Nodes().Get(ctx, win.Name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Spec.Taints = []corev1.Taint{{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoExecute}}
+	if _, err := s.kube.CoreV1().Nodes().Update(ctx, got, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := check()
+	want := "drift: node " + win.Name + " (build 10.0.20348, taints os=windows:NoExecute) matches no Windows pool of the ConfigMap"
+	if code != cli.ExitFindings || !strings.Contains(out, want) {
+		t.Errorf("retainted node: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errOut, want)
+	}
+
+	// Read-only: nothing the check could have written changed.
+	after, err := s.kube.CoreV1().ConfigMaps("kube-system").Get(ctx, policy.ParamsName, metav1.GetOptions{})
+	if err != nil || after.ResourceVersion == "" || after.Data["windowsPools"] != cm.Data["windowsPools"] {
+		t.Errorf("the params ConfigMap changed: %v %+v", err, after.Data)
+	}
+	if code, _, errOut := func() (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := cli.Run(ctx, []string{"policy", "export", "--check-cluster", "--kubeconfig", s.cp.KubeconfigPath, "--params-namespace", "nowhere"}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+		return code, out.String(), errOut.String()
+	}(); code != cli.ExitError || !strings.Contains(errOut, "reading the params ConfigMap nowhere/winkube-cluster") {
+		t.Errorf("missing ConfigMap: exit %d, stderr %q", code, errOut)
+	}
+}

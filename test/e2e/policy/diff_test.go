@@ -1,0 +1,369 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
+
+	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/policy"
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+var (
+	diffSeed    = flag.Uint64("seed", 0, "seed of TestPoliciesDecideAsLint's generated workloads and clusters (0: drawn from the clock and printed)")
+	diffSeeded  = flag.Int("seeded", 450, "how many workloads TestPoliciesDecideAsLint generates from the seed")
+	diffWorkers = flag.Int("diff-workers", 4, "concurrent dry-run creates of TestPoliciesDecideAsLint")
+)
+
+// TestPoliciesDecideAsLint is the differential test of issue 19: every
+// workload of the rule fixtures, the real corpus, test/corpusgen and the
+// seeded generator (gen_test.go), under every built-in cluster profile
+// and the generated cluster files, is created with dryRun=All in a real
+// kube-apiserver with the default export installed (enforce mode; each
+// cluster's params ConfigMap in its own namespace). For every pair:
+// denied exactly when lint reports an error of an exported rule, the
+// denial naming that rule in lint's words; the warnings exactly lint's
+// warnings of the exported rules, word for word. A disagreement writes a
+// reproducer (object, cluster, lint's findings, the API server's answer)
+// and names it.
+func TestPoliciesDecideAsLint(t *testing.T) {
+	seed := *diffSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d (rerun with go test ./test/e2e/policy -run PoliciesDecideAsLint -args -seed %d)", seed, seed)
+	m := winsupport.Default()
+
+	clusters := genClusters(seed, 3)
+	for _, name := range cluster.ProfileNames() {
+		c, err := cluster.Named(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clusters["profile-"+name] = c
+	}
+	names := make([]string, 0, len(clusters))
+	for n := range clusters {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+
+	samples := fixtureSamplesAnyCluster(t)
+	samples = append(samples, corpusSamples(t)...)
+	samples = append(samples, generatedSamples(t, seed, 150)...)
+	samples = append(samples, seededSamples(t, seed, *diffSeeded)...)
+
+	s := startServer(t)
+	const set = "winkube-diff"
+	installSet(t, s, set, policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce})
+	for _, n := range names {
+		s.namespace(t, nsName(set, n), map[string]string{policiesLabel: set}, clusters[n], m)
+	}
+	// The policies are active once the reference profile's namespace
+	// denies the canary; each other namespace once its params are read
+	// (until then, parameterNotFoundAction Deny answers).
+	canary := mustObject(t, windowsCanary)
+	s.waitActive(t, nsName(set, "profile-reference"), canary, func(o outcome) bool {
+		_, d, _ := policyRules(o, set)
+		return d != ""
+	})
+	covered := coveredRules(m)
+	for _, n := range names {
+		fs := lintOf(canary, covered, clusters[n], m)
+		s.waitActive(t, nsName(set, n), canary, func(o outcome) bool {
+			// An answer that agrees with lint, and shows the policies
+			// ran when lint has findings.
+			return judge(o, set, fs, false).problem == "" && (len(fs) == 0 || o.err != nil || len(o.warnings) > 0)
+		})
+	}
+
+	reproDir, err := os.MkdirTemp("", "winkube-policydiff-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu                         sync.Mutex
+		pairs, rejected, outside   int
+		denials, warned, disagreed int
+		reported                   int
+	)
+	jobs := make(chan sample)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range *diffWorkers {
+		rq := s.requester(t)
+		wg.Go(func() {
+			for smp := range jobs {
+				for _, n := range names {
+					c := clusters[n]
+					fs := lintOf(smp.obj, covered, c, m)
+					o := rq.dryRun(t.Context(), nsName(set, n), smp.obj)
+					d := judge(o, set, fs, outOfScope(smp.obj) != "")
+					mu.Lock()
+					pairs++
+					switch {
+					case d.rejected:
+						rejected++
+					case d.problem != "":
+						disagreed++
+						if reported < 25 {
+							reported++
+							file := writeRepro(reproDir, disagreed, smp, n, c, fs, o, d.problem)
+							t.Errorf("%s under %s: %s\n  reproducer: %s", smp.name, n, d.problem, file)
+						}
+					}
+					if d.outside {
+						outside++
+					}
+					if d.denied {
+						denials++
+					}
+					if d.warned {
+						warned++
+					}
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for _, smp := range samples {
+		jobs <- smp
+	}
+	close(jobs)
+	wg.Wait()
+	t.Logf("%d object × cluster pairs (%d objects × %d clusters: %s) in %s; %d denied, %d with warnings; %d rejected by the API server's own validation before admission; %d out of the policies' scope; %d disagreements",
+		pairs, len(samples), len(names), strings.Join(names, ", "), time.Since(start).Round(time.Second), denials, warned, rejected, outside, disagreed)
+	if disagreed > 0 {
+		t.Errorf("%d disagreements (seed %d); reproducers in %s", disagreed, seed, reproDir)
+	} else {
+		_ = os.RemoveAll(reproDir)
+	}
+	if pairs < 5000 {
+		t.Errorf("only %d pairs compared, want at least 5,000", pairs)
+	}
+	if denials == 0 || warned == 0 {
+		t.Errorf("nothing was denied (%d) or warned about (%d): the comparison compared nothing", denials, warned)
+	}
+}
+
+// fixtureSamplesAnyCluster are the rule fixtures' workloads, including
+// those whose header names the assumed cluster: the differential test
+// judges every object under every cluster, not only its header's.
+func fixtureSamplesAnyCluster(t *testing.T) []sample {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(root, "internal/rules/testdata/*/*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rule fixtures under %s/internal/rules/testdata: %v", root, err)
+	}
+	var out []sample
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, workloads(t, strings.TrimPrefix(f, root+"/"), data, "", "")...)
+	}
+	return out
+}
+
+// lintOf is lint's unsuppressed findings of the rules under the cluster.
+func lintOf(obj *manifest.Object, rs []*rule.Rule, c *cluster.Cluster, m winsupport.Model) []rule.Finding {
+	res := engine.Check([]*manifest.Object{obj}, engine.Options{Rules: rs, Cluster: c, Model: m})
+	var out []rule.Finding
+	for _, f := range res.Findings {
+		if !f.Suppressed {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// verdict is one pair's comparison.
+type verdict struct {
+	rejected, outside, denied, warned bool
+	problem                           string // "" when the policies decided as lint
+}
+
+// judge compares the API server's answer with lint's findings: denied
+// exactly when lint has an error, naming one of lint's error rules in
+// its words, and warned about exactly lint's warnings, in their words.
+func judge(o outcome, set string, fs []rule.Finding, outside bool) verdict {
+	if rejectedByValidation(o) {
+		return verdict{rejected: true}
+	}
+	v := verdict{outside: outside}
+	warned, denied, problems := policyRules(o, set)
+	v.denied, v.warned = denied != "", len(warned) > 0
+	if len(problems) > 0 {
+		v.problem = fmt.Sprintf("policy problems %q", problems)
+		return v
+	}
+	if o.err != nil && denied == "" {
+		v.problem = fmt.Sprintf("the API server failed the dry run: %v", o.err)
+		return v
+	}
+	if outside {
+		fs = nil
+	}
+	errs := ids(fs, func(f rule.Finding) bool { return f.Severity == rule.Error })
+	warns := ids(fs, func(f rule.Finding) bool { return f.Severity == rule.Warning })
+	switch {
+	case len(errs) > 0 && denied == "":
+		v.problem = fmt.Sprintf("admitted, but lint reports errors %v%s", errs, describe(fs))
+	case len(errs) == 0 && denied != "":
+		v.problem = fmt.Sprintf("denied for %s, which lint does not report as an error%s", denied, describe(fs))
+	case denied != "" && !slices.Contains(errs, denied):
+		v.problem = fmt.Sprintf("denied for %s, lint's errors are %v%s", denied, errs, describe(fs))
+	case !slices.Equal(sortedKeys(warned), warns):
+		v.problem = fmt.Sprintf("warned %v, lint's warnings are %v%s", sortedKeys(warned), warns, describe(fs))
+	}
+	if v.problem != "" {
+		return v
+	}
+	// A rule may report at two severities (windows-unsupported-volume):
+	// the denial carries its errors, the warnings its warnings.
+	bySeverity := func(s rule.Severity) []rule.Finding {
+		var out []rule.Finding
+		for _, f := range fs {
+			if f.Severity == s {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	if denied != "" {
+		msg := o.err.Error()
+		lint := messagesOf(denied, bySeverity(rule.Error))
+		if m := deniedRE.FindStringIndex(msg); m != nil && !joinsOf(msg[m[1]:], lint) {
+			v.problem = fmt.Sprintf("the denial %q is not lint's words %q", msg[m[1]:], lint)
+			return v
+		}
+	}
+	msgs := policyMessages(o, set)
+	for _, id := range sortedKeys(warned) {
+		if diff := messagesAgree(id, msgs[id], bySeverity(rule.Warning)); diff != "" {
+			v.problem = "message of " + diff
+			return v
+		}
+	}
+	return v
+}
+
+func messagesOf(id string, fs []rule.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		if f.Rule == id {
+			out = append(out, f.Message)
+		}
+	}
+	return out
+}
+
+// joinsOf reports whether msg is one or more of lint's messages, each at
+// most once, joined by "; " (a denial carries one validation's message,
+// which may hold a share of the rule's findings).
+func joinsOf(msg string, lint []string) bool {
+	used := make([]bool, len(lint))
+	var match func(rest string) bool
+	match = func(rest string) bool {
+		for i, l := range lint {
+			if used[i] || !strings.HasPrefix(rest, l) {
+				continue
+			}
+			next := rest[len(l):]
+			if next == "" {
+				return true
+			}
+			if !strings.HasPrefix(next, "; ") {
+				continue
+			}
+			used[i] = true
+			if match(next[2:]) {
+				return true
+			}
+			used[i] = false
+		}
+		return false
+	}
+	return match(msg)
+}
+
+// writeRepro writes what a person needs to replay one disagreement and
+// returns the file's path.
+func writeRepro(dir string, n int, smp sample, clusterName string, c *cluster.Cluster, fs []rule.Finding, o outcome, problem string) string {
+	type finding struct{ Rule, Severity, Path, Message string }
+	var lint []finding
+	for _, f := range fs {
+		lint = append(lint, finding{f.Rule, f.Severity.String(), f.Path, f.Message})
+	}
+	var apiErr string
+	if o.err != nil {
+		apiErr = o.err.Error()
+	}
+	clusterYAML, _ := yaml.Marshal(c)
+	objYAML, _ := yaml.Marshal(smp.obj.Typed)
+	repro := map[string]any{
+		"problem": problem, "sample": smp.name, "cluster": clusterName, "clusterFile": string(clusterYAML),
+		"object": string(objYAML), "lint": lint, "api": map[string]any{"error": apiErr, "warnings": o.warnings},
+	}
+	b, err := json.MarshalIndent(repro, "", "  ")
+	if err != nil {
+		return "(not written: " + err.Error() + ")"
+	}
+	file := filepath.Join(dir, fmt.Sprintf("%03d.json", n))
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		return "(not written: " + err.Error() + ")"
+	}
+	return file
+}
+
+// requester sends dry-run creates on its own client, so that each
+// goroutine's warnings are its own request's.
+type requester struct {
+	dyn  dynamic.Interface
+	warn []string
+}
+
+func (r *requester) HandleWarningHeader(_ int, _ string, text string) { r.warn = append(r.warn, text) }
+
+func (s *server) requester(t testing.TB) *requester {
+	t.Helper()
+	r := &requester{}
+	cfg := rest.CopyConfig(s.cp.Config)
+	cfg.WarningHandler = r
+	cfg.QPS, cfg.Burst = 1000, 2000
+	var err error
+	if r.dyn, err = dynamic.NewForConfig(cfg); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (r *requester) dryRun(ctx context.Context, ns string, obj *manifest.Object) outcome {
+	u, gvr, err := toUnstructured(obj, ns)
+	if err != nil {
+		return outcome{err: err}
+	}
+	r.warn = nil
+	out, err := r.dyn.Resource(gvr).Namespace(ns).Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	return outcome{obj: out, warnings: append([]string(nil), r.warn...), err: err}
+}

@@ -1,0 +1,277 @@
+package policy
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/yaml"
+
+	"github.com/winkube/winkube/internal/cluster"
+)
+
+// The seeded generator of the differential test: pod specs that combine,
+// at random, every scheduling and OS signal the exported policies derive
+// (nodeSelector and required node affinity over the OS and build labels
+// in every operator, tolerations in every operator and effect form,
+// spec.os, RuntimeClasses, HostProcess) with images of every Windows
+// build, Linux and multi-platform images, volumes and the Linux-only
+// fields, in every workload kind the policies match. Unlike
+// test/corpusgen, which models realistic apps, it aims at the corners.
+
+var (
+	genBuilds = []string{"10.0.14393", "10.0.17763", "10.0.18362", "10.0.19041", "10.0.20348", "10.0.26100", "10.0.17763.5458"}
+	genImages = []string{
+		"nginx:1.27.2", "redis:7.4-alpine", "ghcr.io/example/api:2.14.1", "quay.io/prometheus/node-exporter:v1.8.2",
+		"registry.k8s.io/pause:3.10", "mcr.microsoft.com/dotnet/aspnet:8.0", "contoso.azurecr.io/app:1.2",
+		"mcr.microsoft.com/windows/servercore:ltsc2019", "mcr.microsoft.com/windows/servercore:ltsc2022", "mcr.microsoft.com/windows/servercore:ltsc2025",
+		"mcr.microsoft.com/windows/nanoserver:1809", "mcr.microsoft.com/windows/nanoserver:ltsc2022", "mcr.microsoft.com/windows/servercore:1903",
+		"mcr.microsoft.com/windows/servercore:20H2", "mcr.microsoft.com/windows/servercore:2004", "mcr.microsoft.com/windows/servercore:10.0.17763.5458",
+		"mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019", "mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2022",
+		"docker.io/microsoft/windowsservercore:1709", "mcr.microsoft.com/windows:1809", "contoso.azurecr.io/legacy/billing:3.2.0-ltsc2022",
+		"contoso.azurecr.io/tools:1903", "mcr.microsoft.com/oss/kubernetes/pause:3.9",
+	}
+	genKinds = []struct{ apiVersion, kind string }{
+		{"v1", "Pod"}, {"apps/v1", "Deployment"}, {"apps/v1", "DaemonSet"}, {"apps/v1", "StatefulSet"}, {"apps/v1", "ReplicaSet"},
+		{"batch/v1", "Job"}, {"batch/v1", "CronJob"}, {"v1", "ReplicationController"}, {"v1", "PodTemplate"},
+	}
+	genOSKeys = []string{cluster.LabelOS, cluster.LabelOSBeta, cluster.LabelWindowsBuild, "agentpool"}
+	genTols   = []corev1.Toleration{
+		{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule},
+		{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule},
+		{Key: "os", Operator: corev1.TolerationOpExists},
+		{Operator: corev1.TolerationOpExists},
+		{Key: "os", Operator: corev1.TolerationOpEqual, Value: "Windows", Effect: corev1.TaintEffectNoSchedule},
+		{Key: "node.kubernetes.io/os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule},
+		{Key: "os", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute},
+		{Key: "os", Value: "windows"},
+		{Key: "dedicated", Operator: corev1.TolerationOpEqual, Value: "win", Effect: corev1.TaintEffectNoExecute},
+		{Key: "windows", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule},
+		{Key: "OS", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule},
+		{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectPreferNoSchedule},
+	}
+	genMounts = []string{"/var/log", "/etc/config", `C:\data`, "/data", "/usr/share/nginx/html", "/var/run/secrets/kubernetes.io/serviceaccount", "/var/lib/kubelet/pods", `C:\var\log`}
+)
+
+// genPodSpec draws one pod spec.
+func genPodSpec(r *rand.Rand) corev1.PodSpec {
+	var s corev1.PodSpec
+	pick := func(n int) int { return r.IntN(n) }
+	chance := func(p float64) bool { return r.Float64() < p }
+	if chance(0.7) {
+		s.NodeSelector = map[string]string{}
+		switch pick(8) {
+		case 0, 1:
+			s.NodeSelector[cluster.LabelOS] = "windows"
+		case 2:
+			s.NodeSelector[cluster.LabelOS] = "linux"
+		case 3:
+			s.NodeSelector[cluster.LabelOSBeta] = []string{"windows", "linux"}[pick(2)]
+		case 4:
+			s.NodeSelector[cluster.LabelOS] = "windows"
+			s.NodeSelector[cluster.LabelWindowsBuild] = genBuilds[pick(len(genBuilds))]
+		case 5:
+			s.NodeSelector[cluster.LabelWindowsBuild] = genBuilds[pick(len(genBuilds))]
+		case 6:
+			s.NodeSelector["node-role.kubernetes.io/control-plane"] = ""
+		case 7:
+			s.NodeSelector["agentpool"] = "win"
+		}
+	}
+	if chance(0.3) {
+		var terms []corev1.NodeSelectorTerm
+		for range 1 + pick(2) {
+			var t corev1.NodeSelectorTerm
+			for range 1 + pick(2) {
+				key := genOSKeys[pick(len(genOSKeys))]
+				e := corev1.NodeSelectorRequirement{Key: key, Operator: []corev1.NodeSelectorOperator{corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn, corev1.NodeSelectorOpExists, corev1.NodeSelectorOpDoesNotExist}[pick(4)]}
+				if e.Operator == corev1.NodeSelectorOpIn || e.Operator == corev1.NodeSelectorOpNotIn {
+					switch key {
+					case cluster.LabelWindowsBuild:
+						e.Values = []string{genBuilds[pick(len(genBuilds))]}
+						if chance(0.3) {
+							e.Values = append(e.Values, genBuilds[pick(len(genBuilds))])
+						}
+					default:
+						e.Values = [][]string{{"windows"}, {"linux"}, {"linux", "windows"}, {"win"}}[pick(4)]
+					}
+				}
+				t.MatchExpressions = append(t.MatchExpressions, e)
+			}
+			terms = append(terms, t)
+		}
+		s.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: terms}}}
+	}
+	for range pick(3) {
+		if chance(0.7) {
+			s.Tolerations = append(s.Tolerations, genTols[pick(len(genTols))])
+		}
+	}
+	if chance(0.3) {
+		s.OS = &corev1.PodOS{Name: []corev1.OSName{corev1.Windows, corev1.Linux}[pick(2)]}
+	}
+	if chance(0.04) {
+		rc := "windows-2022"
+		s.RuntimeClassName = &rc
+	}
+	hostProcess := chance(0.07)
+	if hostProcess {
+		t, user := true, `NT AUTHORITY\SYSTEM`
+		s.HostNetwork = true
+		s.SecurityContext = &corev1.PodSecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{HostProcess: &t, RunAsUserName: &user}}
+	} else if chance(0.05) {
+		s.HostNetwork = true
+	}
+	if chance(0.3) {
+		switch pick(4) {
+		case 0:
+			s.Volumes = append(s.Volumes, corev1.Volume{Name: "v", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+		case 1:
+			s.Volumes = append(s.Volumes, corev1.Volume{Name: "v", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{Medium: corev1.StorageMediumMemory}}})
+		case 2:
+			s.Volumes = append(s.Volumes, corev1.Volume{Name: "v", VolumeSource: corev1.VolumeSource{HostPath: &corev1.HostPathVolumeSource{Path: []string{"/var/log", `C:\logs`}[pick(2)]}}})
+		case 3:
+			s.Volumes = append(s.Volumes, corev1.Volume{Name: "v", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: "cfg"}}}})
+		}
+	}
+	n := 1 + pick(3)
+	for i := range n {
+		c := corev1.Container{Name: fmt.Sprintf("c%d", i), Image: genImages[pick(len(genImages))]}
+		if chance(0.6) {
+			c.Resources = corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")},
+				Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("512Mi")},
+			}
+		} else if chance(0.3) {
+			c.Resources.Limits = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}
+		}
+		if len(s.Volumes) > 0 && chance(0.8) {
+			c.VolumeMounts = []corev1.VolumeMount{{Name: "v", MountPath: genMounts[pick(len(genMounts))]}}
+		}
+		if chance(0.06) {
+			c.Ports = []corev1.ContainerPort{{ContainerPort: 8080, HostPort: 8080}}
+		}
+		if chance(0.05) {
+			p := true
+			c.SecurityContext = &corev1.SecurityContext{Privileged: &p}
+		} else if chance(0.04) {
+			u := int64(1000)
+			c.SecurityContext = &corev1.SecurityContext{RunAsUser: &u}
+		}
+		if chance(0.05) {
+			c.Command = []string{"/bin/sh", "-c", "run"}
+		}
+		if i == 0 && n > 1 && chance(0.3) {
+			s.InitContainers = append(s.InitContainers, c)
+			continue
+		}
+		s.Containers = append(s.Containers, c)
+	}
+	if len(s.Containers) == 0 {
+		s.Containers = []corev1.Container{{Name: "main", Image: genImages[pick(len(genImages))]}}
+	}
+	return s
+}
+
+// genWorkload wraps a pod spec in a kind the policies match.
+func genWorkload(r *rand.Rand, i int) map[string]any {
+	k := genKinds[r.IntN(len(genKinds))]
+	spec := genPodSpec(r)
+	labels := map[string]any{"app": fmt.Sprintf("g%d", i)}
+	tmpl := map[string]any{"metadata": map[string]any{"labels": labels}, "spec": spec}
+	obj := map[string]any{"apiVersion": k.apiVersion, "kind": k.kind, "metadata": map[string]any{"name": fmt.Sprintf("gen-%d", i)}}
+	switch k.kind {
+	case "Pod":
+		if spec.RestartPolicy == "" && r.IntN(2) == 0 {
+			spec.RestartPolicy = corev1.RestartPolicyAlways
+		}
+		obj["spec"] = spec
+	case "PodTemplate":
+		obj["template"] = tmpl
+	case "Job":
+		spec.RestartPolicy = corev1.RestartPolicyNever
+		obj["spec"] = map[string]any{"template": map[string]any{"metadata": map[string]any{"labels": labels}, "spec": spec}}
+	case "CronJob":
+		spec.RestartPolicy = corev1.RestartPolicyOnFailure
+		obj["spec"] = map[string]any{"schedule": "*/5 * * * *", "jobTemplate": map[string]any{"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{"labels": labels}, "spec": spec}}}}
+	case "ReplicationController":
+		obj["spec"] = map[string]any{"selector": labels, "template": tmpl}
+	case "DaemonSet":
+		obj["spec"] = map[string]any{"selector": map[string]any{"matchLabels": labels}, "template": tmpl}
+	default:
+		obj["spec"] = map[string]any{"selector": map[string]any{"matchLabels": labels}, "template": tmpl}
+		if k.kind == "StatefulSet" {
+			obj["spec"].(map[string]any)["serviceName"] = "svc"
+		}
+	}
+	return obj
+}
+
+// seededSamples are n generated workloads of the seed.
+func seededSamples(t *testing.T, seed uint64, n int) []sample {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 0x9011c7))
+	var out []sample
+	for i := range n {
+		y, err := yaml.Marshal(genWorkload(r, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, workloads(t, fmt.Sprintf("seeded(seed %d)/%d", seed, i), y, "", "")...)
+	}
+	return out
+}
+
+// genClusters are the generated cluster files of the differential test:
+// fixed shapes that the built-in profiles lack, and n drawn from the seed.
+func genClusters(seed uint64, n int) map[string]*cluster.Cluster {
+	mk := func(name, os, build string, taints ...corev1.Taint) cluster.Pool {
+		return cluster.Pool{Name: name, Count: 2, OS: os, WindowsBuild: build, CPU: resource.MustParse("4"), Memory: resource.MustParse("16Gi"), MaxPods: 110, Taints: taints}
+	}
+	no := false
+	linux := mk("linux", "linux", "")
+	dedicated := corev1.Taint{Key: "dedicated", Value: "win", Effect: corev1.TaintEffectNoExecute}
+	gke := corev1.Taint{Key: "node.kubernetes.io/os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}
+	keyOnly := corev1.Taint{Key: "windows", Effect: corev1.TaintEffectNoSchedule}
+	soft := corev1.Taint{Key: "os", Value: "windows", Effect: corev1.TaintEffectPreferNoSchedule}
+	out := map[string]*cluster.Cluster{
+		"untainted":   {Pools: []cluster.Pool{linux, mk("windows", "windows", "10.0.20348")}},
+		"three-pools": {Pools: []cluster.Pool{linux, mk("win2019", "windows", "10.0.17763", cluster.WindowsTaint), mk("win2022", "windows", "10.0.20348", gke), mk("win2025", "windows", "10.0.26100")}},
+		"linux-only":  {Pools: []cluster.Pool{linux}},
+		"windows-only": {Pools: []cluster.Pool{mk("win2019", "windows", "10.0.17763", cluster.WindowsTaint),
+			mk("win2022", "windows", "10.0.20348")}},
+		"no-port-mappings": func() *cluster.Cluster {
+			p := mk("windows", "windows", "10.0.20348", cluster.WindowsTaint)
+			p.CNIPortMappings = &no
+			return &cluster.Cluster{Pools: []cluster.Pool{linux, p}}
+		}(),
+		"odd-taints": {Pools: []cluster.Pool{linux, mk("win", "windows", "10.0.20348", corev1.Taint{Key: "os", Value: "Windows", Effect: corev1.TaintEffectNoSchedule}, dedicated, soft),
+			mk("winb", "windows", "10.0.20348.2461", keyOnly)}},
+	}
+	r := rand.New(rand.NewPCG(seed, 0xc1))
+	taints := []corev1.Taint{cluster.WindowsTaint, gke, dedicated, keyOnly, soft, {Key: "os", Value: "Windows", Effect: corev1.TaintEffectNoSchedule}}
+	for i := range n {
+		c := &cluster.Cluster{}
+		if r.IntN(4) > 0 {
+			c.Pools = append(c.Pools, linux)
+		}
+		for j := range 1 + r.IntN(3) {
+			p := mk(fmt.Sprintf("win%d", j), "windows", genBuilds[r.IntN(len(genBuilds))])
+			for range r.IntN(3) {
+				t := taints[r.IntN(len(taints))]
+				if !slices.ContainsFunc(p.Taints, func(u corev1.Taint) bool { return u.Key == t.Key && u.Effect == t.Effect }) {
+					p.Taints = append(p.Taints, t) // the API server refuses a duplicate key and effect
+				}
+			}
+			if r.IntN(4) == 0 {
+				p.CNIPortMappings = &no
+			}
+			c.Pools = append(c.Pools, p)
+		}
+		out[fmt.Sprintf("seeded-%d", i)] = c
+	}
+	return out
+}
