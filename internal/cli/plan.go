@@ -25,8 +25,8 @@ type planOptions struct {
 	streams Streams
 
 	setPool, addPool, removePool, taint, runtimeClass []string
-	targetVersion, containerd, currentContainerd       string
-	to, nodeConfig, nodeTemplate                       string
+	targetVersion, containerd, currentContainerd      string
+	to, nodeConfig, nodeTemplate                      string
 
 	changes   []plan.Change
 	target    *cluster.Cluster

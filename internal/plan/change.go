@@ -20,7 +20,9 @@ type Change struct {
 	Target string `json:"target,omitempty"` // the pool, RuntimeClass or version changed
 	Detail string `json:"detail"`           // what changes, e.g. "windowsBuild 10.0.20348 -> 10.0.26100"
 
-	apply func(*state) error
+	// apply changes the state and returns the detail as applied ("" keeps
+	// Detail).
+	apply func(*state) (string, error)
 }
 
 // state is the cluster being changed.
@@ -59,18 +61,17 @@ func SetPool(arg string) (Change, error) {
 		details = append(details, f+"="+v)
 	}
 	c := Change{Kind: "set-pool", Target: name, Detail: strings.Join(details, ", ")}
-	c.apply = func(s *state) error {
+	c.apply = func(s *state) (string, error) {
 		i, err := s.pool("--set-pool", name)
 		if err != nil {
-			return err
+			return "", err
 		}
 		before := copyPool(s.cluster.Pools[i])
 		for _, e := range edits {
 			setPoolField(&s.cluster.Pools[i], e.field, e.value)
 		}
 		s.syncObserved(before, i)
-		c.Detail = describePoolChange(before, s.cluster.Pools[i])
-		return nil
+		return describePoolChange(before, s.cluster.Pools[i]), nil
 	}
 	return c, nil
 }
@@ -205,14 +206,14 @@ func AddPool(path string) (Change, error) {
 		names = append(names, p.Name)
 	}
 	ch := Change{Kind: "add-pool", Target: strings.Join(names, ", "), Detail: "pools from " + path}
-	ch.apply = func(s *state) error {
+	ch.apply = func(s *state) (string, error) {
 		for _, p := range c.Pools {
 			if _, err := s.pool("", p.Name); err == nil {
-				return fmt.Errorf("--add-pool %s: the cluster already has a pool %q: rename the new pool", path, p.Name)
+				return "", fmt.Errorf("--add-pool %s: the cluster already has a pool %q: rename the new pool", path, p.Name)
 			}
 			s.addPool(p)
 		}
-		return nil
+		return "", nil
 	}
 	return ch, nil
 }
@@ -223,14 +224,14 @@ func RemovePool(name string) (Change, error) {
 		return Change{}, fmt.Errorf("--remove-pool %q: want the name of a pool, e.g. --remove-pool win2019", name)
 	}
 	ch := Change{Kind: "remove-pool", Target: name, Detail: "pool removed"}
-	ch.apply = func(s *state) error {
+	ch.apply = func(s *state) (string, error) {
 		i, err := s.pool("--remove-pool", name)
 		if err != nil {
-			return err
+			return "", err
 		}
-		ch.Detail = fmt.Sprintf("pool removed (%d nodes)", s.cluster.Pools[i].Count)
+		detail := fmt.Sprintf("pool removed (%d nodes)", s.cluster.Pools[i].Count)
 		s.removePool(i)
-		return nil
+		return detail, nil
 	}
 	return ch, nil
 }
@@ -249,10 +250,10 @@ func Taint(arg string) (Change, error) {
 		return bad("no key, or an effect other than NoSchedule, PreferNoSchedule or NoExecute")
 	}
 	ch := Change{Kind: "taint", Target: pool, Detail: "add taint " + taintString(t)}
-	ch.apply = func(s *state) error {
+	ch.apply = func(s *state) (string, error) {
 		i, err := s.pool("--taint", pool)
 		if err != nil {
-			return err
+			return "", err
 		}
 		p := &s.cluster.Pools[i]
 		before := copyPool(*p)
@@ -266,7 +267,7 @@ func Taint(arg string) (Change, error) {
 			p.Taints = append(p.Taints, t)
 		}
 		s.syncObserved(before, i)
-		return nil
+		return "", nil
 	}
 	return ch, nil
 }
@@ -278,11 +279,11 @@ func KubernetesVersion(arg string) (Change, error) {
 		return Change{}, fmt.Errorf("--kubernetes-version %q: %v: want a minor release such as 1.35", arg, err)
 	}
 	ch := Change{Kind: "kubernetes-version", Target: v.String()}
-	ch.apply = func(s *state) error {
-		ch.Detail = fmt.Sprintf("Kubernetes %s -> %s", s.model.V, v)
+	ch.apply = func(s *state) (string, error) {
+		detail := fmt.Sprintf("Kubernetes %s -> %s", s.model.V, v)
 		s.model = winsupport.ForVersion(v)
 		s.cluster.KubernetesVersion = v.String()
-		return nil
+		return detail, nil
 	}
 	return ch, nil
 }
@@ -294,9 +295,10 @@ func Containerd(arg string) (Change, error) {
 		return Change{}, fmt.Errorf("--containerd %q: want a containerd release 1.x or 2.x, e.g. 2.1 or 1.7.27", arg)
 	}
 	ch := Change{Kind: "containerd", Target: arg, Detail: "containerd " + arg + " on the Windows nodes"}
-	ch.apply = func(s *state) error {
+	ch.apply = func(s *state) (string, error) {
+		detail := fmt.Sprintf("containerd %s -> %s on the Windows nodes", orNone(s.containerd), arg)
 		s.containerd = arg
-		return nil
+		return detail, nil
 	}
 	return ch, nil
 }
@@ -351,9 +353,9 @@ func RuntimeClass(arg string) (Change, error) {
 	if sched.NodeSelector != nil {
 		ch.Detail += ", nodeSelector " + labelList(sched.NodeSelector)
 	}
-	ch.apply = func(s *state) error {
+	ch.apply = func(s *state) (string, error) {
 		s.runtimeClasses[name] = rc
-		return nil
+		return "", nil
 	}
 	return ch, nil
 }

@@ -90,9 +90,9 @@ func Run(ctx context.Context, in Input) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{KubernetesBefore: in.Model.V.String(), KubernetesAfter: tgt.model.V.String(), TargetCluster: tgt.cluster}
-	rep.Changes = in.Changes
+	rep.Changes = tgt.changes
 	if in.Target != nil {
-		rep.Changes = append(DiffPools(in.Current, in.Target), in.Changes...)
+		rep.Changes = append(DiffPools(in.Current, in.Target), tgt.changes...)
 	}
 	afterObjs, afterRCs := withRuntimeClasses(in.Objects, tgt.runtimeClasses)
 
@@ -130,6 +130,7 @@ type Target struct {
 	model          winsupport.Model
 	containerd     string
 	runtimeClasses map[string]*nodev1.RuntimeClass
+	changes        []Change // as applied, with their details
 }
 
 // Apply applies the input's changes and returns the target state; an
@@ -149,12 +150,21 @@ func Apply(in Input) (*Target, error) {
 	}
 	s := newState(base, model)
 	s.containerd = in.Containerd
-	for i := range in.Changes {
-		if err := in.Changes[i].apply(s); err != nil {
+	applied := make([]Change, len(in.Changes))
+	for i, c := range in.Changes {
+		if c.apply == nil {
+			return nil, fmt.Errorf("change %s %s was not made by this package's parsers", c.Kind, c.Target)
+		}
+		detail, err := c.apply(s)
+		if err != nil {
 			return nil, err
 		}
+		if detail != "" {
+			c.Detail = detail
+		}
+		applied[i] = c
 	}
-	return &Target{cluster: s.cluster, model: s.model, containerd: s.containerd, runtimeClasses: s.runtimeClasses}, nil
+	return &Target{cluster: s.cluster, model: s.model, containerd: s.containerd, runtimeClasses: s.runtimeClasses, changes: applied}, nil
 }
 
 // Cluster is the target cluster.
