@@ -114,9 +114,10 @@ func drain(in Input, before, cordoned *simulate.Result, old []string) []Step {
 		}
 		s := Step{Kind: "drain", Title: fmt.Sprintf("Drain wave %d: evict %d pods", wave, len(evicted)), Evictions: evicted, Commands: cmds}
 		back := map[string]bool{}
-		for _, e := range evicted {
+		for i, e := range evicted {
 			if spare[e.Workload] > 0 {
 				spare[e.Workload]--
+				evicted[i].Replaced = true
 				if b := bs[e.Workload]; b != nil {
 					b.healthy++
 				}

@@ -40,6 +40,10 @@ type Eviction struct {
 	// Allowed is the budget's status.disruptionsAllowed just before the
 	// eviction: the API server grants it only above zero.
 	Allowed int `json:"allowed,omitempty"`
+	// Replaced says the pod's replacement starts on the pools that remain
+	// before the next wave; false when the simulation finds no room or no
+	// matching node for it.
+	Replaced bool `json:"replaced"`
 }
 
 // Migration is what the blue/green path replaces: each old pool and the
