@@ -96,20 +96,35 @@ func Run(ctx context.Context, in Input) (*Report, error) {
 	}
 	afterObjs, afterRCs := withRuntimeClasses(in.Objects, tgt.runtimeClasses)
 
-	nodes, pools := in.Current.Nodes()
-	rep.Before, err = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: in.Objects, Model: in.Model, Images: in.Images, Replicas: in.Replicas})
-	if err != nil {
-		return nil, fmt.Errorf("simulating the current cluster: %w", err)
-	}
-	nodes, pools = tgt.cluster.Nodes()
-	rep.After, err = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: afterObjs, RuntimeClasses: afterRCs, Model: tgt.model, Images: in.Images, Replicas: in.Replicas})
-	if err != nil {
-		return nil, fmt.Errorf("simulating the target cluster: %w", err)
-	}
+	// The two simulations and the two lint runs are independent: run
+	// them at once.
 	var beforeF, afterF []rule.Finding
-	if in.Rules != nil {
-		beforeF = engine.Check(in.Objects, engine.Options{Rules: in.Rules, Cluster: in.Current, Model: in.Model, Images: in.Images}).Findings
-		afterF = engine.Check(afterObjs, engine.Options{Rules: in.Rules, Cluster: tgt.cluster, Model: tgt.model, Images: in.Images, RuntimeClasses: afterRCs}).Findings
+	var errBefore, errAfter error
+	parallel(
+		func() {
+			nodes, pools := in.Current.Nodes()
+			rep.Before, errBefore = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: in.Objects, Model: in.Model, Images: in.Images, Replicas: in.Replicas})
+		},
+		func() {
+			nodes, pools := tgt.cluster.Nodes()
+			rep.After, errAfter = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: afterObjs, RuntimeClasses: afterRCs, Model: tgt.model, Images: in.Images, Replicas: in.Replicas})
+		},
+		func() {
+			if in.Rules != nil {
+				beforeF = engine.Check(in.Objects, engine.Options{Rules: in.Rules, Cluster: in.Current, Model: in.Model, Images: in.Images}).Findings
+			}
+		},
+		func() {
+			if in.Rules != nil {
+				afterF = engine.Check(afterObjs, engine.Options{Rules: in.Rules, Cluster: tgt.cluster, Model: tgt.model, Images: in.Images, RuntimeClasses: afterRCs}).Findings
+			}
+		},
+	)
+	if errBefore != nil {
+		return nil, fmt.Errorf("simulating the current cluster: %w", errBefore)
+	}
+	if errAfter != nil {
+		return nil, fmt.Errorf("simulating the target cluster: %w", errAfter)
 	}
 	rep.Workloads = compare(rep.Before, rep.After, newFindings(beforeF, afterF))
 	rep.Summary = summarise(rep.Workloads)

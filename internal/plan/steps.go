@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
@@ -106,8 +107,42 @@ func steps(in Input, t *Target, rep *Report) []Step {
 			added = append(added, p)
 		}
 	}
-	interim := withPools(in.Current, added, nil)
+	var old []string
+	for _, m := range migs {
+		old = append(old, m.Old.Name)
+	}
+	pins, hasPins := pinStep(in, migs)
 	objs, rcs := in.Objects, t.runtimeClasses
+	if hasPins {
+		objs, rcs = applyPins(objs, rcs, movedBuilds(migs))
+	}
+	// The interim clusters are simulated at once: each is independent.
+	interim := withPools(in.Current, added, nil)
+	var sims [3]*simulate.Result
+	var msgs [3]string
+	parallel(
+		func() {
+			if len(added) > 0 {
+				sims[0], msgs[0] = simulateCluster(in, t, interim, in.Objects, t.runtimeClasses)
+			}
+		},
+		func() {
+			if hasPins {
+				sims[1], msgs[1] = simulateCluster(in, t, interim, objs, rcs)
+			}
+		},
+		func() {
+			if len(old) > 0 {
+				sims[2], msgs[2] = simulateCluster(in, t, withPools(in.Current, added, old), objs, rcs)
+			}
+		},
+	)
+	check := func(i int) string {
+		if sims[i] == nil {
+			return msgs[i]
+		}
+		return budgetCheck(in.Objects, rep.Before, sims[i])
+	}
 	for _, p := range added {
 		s := Step{Kind: "create-pool", Title: fmt.Sprintf("Create pool %s: %s", p.Name, poolText(p)), Commands: poolCommands(p)}
 		if p.OS == "windows" {
@@ -116,35 +151,24 @@ func steps(in Input, t *Target, rep *Report) []Step {
 		add(s)
 	}
 	if len(added) > 0 {
-		out[len(out)-1].Check = checkStep(in, t, rep.Before, interim, objs, rcs)
+		out[len(out)-1].Check = check(0)
 	}
 	if s, ok := imageStep(in, t, rep, migs); ok {
 		add(s)
 	}
-	if s, ok := pinStep(in, migs); ok {
-		objs, rcs = applyPins(objs, rcs, movedBuilds(migs))
-		s.Check = checkStep(in, t, rep.Before, interim, objs, rcs)
-		add(s)
-	}
-	var old []string
-	for _, m := range migs {
-		old = append(old, m.Old.Name)
+	if hasPins {
+		pins.Check = check(1)
+		add(pins)
 	}
 	if len(old) == 0 {
 		return out
 	}
-	cordoned := withPools(in.Current, added, old)
-	cordon := Step{Kind: "cordon", Title: "Cordon the old pool(s) " + strings.Join(old, ", ") + " so that no new pod lands there"}
+	cordon := Step{Kind: "cordon", Title: "Cordon the old pool(s) " + strings.Join(old, ", ") + " so that no new pod lands there", Check: check(2)}
 	for _, m := range migs {
 		cordon.Commands = append(cordon.Commands, "kubectl cordon -l "+poolSelector(m.Old))
 	}
-	after, msg := simulateCluster(in, t, cordoned, objs, rcs)
-	cordon.Check = msg
-	if after != nil {
-		cordon.Check = budgetCheck(in.Objects, rep.Before, after)
-	}
 	add(cordon)
-	for _, s := range drain(in, rep.Before, after, old) {
+	for _, s := range drain(in, rep.Before, sims[2], old) {
 		add(s)
 	}
 	for _, m := range migs {
@@ -153,6 +177,19 @@ func steps(in Input, t *Target, rep *Report) []Step {
 				"kubectl delete node -l " + poolSelector(m.Old)}})
 	}
 	return out
+}
+
+// parallel runs the functions at once and waits for them all.
+func parallel(fs ...func()) {
+	var wg sync.WaitGroup
+	for _, f := range fs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
+	wg.Wait()
 }
 
 func hasPool(ps []cluster.Pool, name string) bool {
@@ -208,16 +245,6 @@ func simulateCluster(in Input, t *Target, c *cluster.Cluster, all []*manifest.Ob
 		return nil, "not simulated: " + err.Error()
 	}
 	return res, ""
-}
-
-// checkStep simulates an interim cluster and says whether every workload
-// keeps the ready replicas its budget requires.
-func checkStep(in Input, t *Target, before *simulate.Result, c *cluster.Cluster, objs []*manifest.Object, rcs map[string]*nodev1.RuntimeClass) string {
-	res, msg := simulateCluster(in, t, c, objs, rcs)
-	if res == nil {
-		return msg
-	}
-	return budgetCheck(in.Objects, before, res)
 }
 
 func budgetCheck(objs []*manifest.Object, before, res *simulate.Result) string {
