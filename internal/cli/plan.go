@@ -210,7 +210,12 @@ func (o *planOptions) run(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	in := plan.Input{Current: o.cluster, Model: o.model, Changes: o.changes, Target: o.target, Objects: objs, Rules: o.enabled,
-		Images: images, Containerd: o.currentContainerd, NodeFiles: o.nodeFiles, NodeRoot: o.nodeConfig, NodeTemplate: o.template}
+		Images: images, Containerd: o.currentContainerd, NodeTemplate: o.template}
+	if o.nodeConfig != "" {
+		in.ValidateNodes = func(t plan.NodeTarget) []rule.Finding {
+			return nodeconfig.Validate(o.nodeFiles, nil, nodeconfig.Options{Root: o.nodeConfig, BuildNumber: t.BuildNumber, ContainerdMajor: t.ContainerdMajor, Model: t.Model})
+		}
+	}
 	rep, err := plan.Run(cmd.Context(), in)
 	o.doneImages()
 	if err != nil {

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,6 +51,31 @@ func TestPlanExitCodes(t *testing.T) {
 				t.Errorf("exit %d, want %d\nstdout (want %q):\n%s\nstderr (want %q):\n%s", code, tc.code, tc.out, out, tc.err, errOut)
 			}
 		})
+	}
+}
+
+// TestPlanNodeConfig: the current node's containerd config, schema
+// version 2, is checked against the target's containerd 2.1, and the
+// changed Windows pool gets its generated configuration.
+func TestPlanNodeConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	conf := "version = 2\n[plugins.\"io.containerd.grpc.v1.cri\"]\n  sandbox_image = \"mcr.microsoft.com/oss/kubernetes/pause:3.9\"\n"
+	if err := os.MkdirAll(filepath.Join(dir, "Program Files", "containerd"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Program Files", "containerd", "config.toml"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runPlan(t, "--cluster", "../plan/testdata/cluster.yaml", "--containerd", "2.1", "--current-containerd", "1.7.27", "--node-config", dir, "../plan/testdata/workloads.yaml")
+	for _, want := range []string{"config version 2 is not the schema of containerd 2.x, which reads version 3 [containerd-config-schema]",
+		`C:\Program Files\containerd\config.toml`, "containerd 1.7.27 -> 2.1 on the Windows nodes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code != ExitFindings {
+		t.Errorf("exit %d, want 1 for an error-severity node finding\n%s", code, errOut)
 	}
 }
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/nodeconfig/generate"
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // DefaultNodeTemplate is the network part of the generated node
@@ -99,17 +99,26 @@ func nodeConfigs(in Input, t *Target) ([]NodeConfig, []rule.Finding, error) {
 		}
 		out = append(out, nc)
 	}
-	if len(in.NodeFiles) == 0 {
+	if in.ValidateNodes == nil {
 		return out, nil, nil
 	}
-	opts := nodeconfig.Options{Root: in.NodeRoot, Model: t.model}
+	nt := NodeTarget{Model: t.model}
 	if t.containerd != "" {
-		opts.ContainerdMajor, _ = strconv.Atoi(strings.SplitN(strings.TrimPrefix(t.containerd, "v"), ".", 2)[0])
+		nt.ContainerdMajor, _ = strconv.Atoi(strings.SplitN(strings.TrimPrefix(t.containerd, "v"), ".", 2)[0])
 	}
 	if len(pools) > 0 {
-		opts.BuildNumber, _ = strconv.Atoi(strings.TrimPrefix(pools[0].WindowsBuild, "10.0."))
+		nt.BuildNumber, _ = strconv.Atoi(strings.TrimPrefix(pools[0].WindowsBuild, "10.0."))
 	}
-	return out, nodeconfig.Validate(in.NodeFiles, nil, opts), nil
+	return out, in.ValidateNodes(nt), nil
+}
+
+// NodeTarget is what the current node files are validated against: the
+// first changed Windows pool's build, the target containerd release line
+// and Kubernetes release (0 when unknown or unchanged).
+type NodeTarget struct {
+	BuildNumber     int
+	ContainerdMajor int
+	Model           winsupport.Model
 }
 
 func nodeIssues(fs []rule.Finding) []NodeIssue {

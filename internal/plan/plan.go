@@ -10,7 +10,6 @@ import (
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
-	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/nodeconfig/generate"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/simulate"
@@ -36,10 +35,11 @@ type Input struct {
 	// Containerd is the Windows nodes' current containerd release, ""
 	// when unknown.
 	Containerd string
-	// NodeFiles are the current node's configuration files (--node-config),
-	// validated against the target.
-	NodeFiles []*nodeconfig.File
-	NodeRoot  string
+	// ValidateNodes, when set, runs the node rules over the current node's
+	// configuration files (--node-config) against the target; the CLI
+	// wires in nodeconfig.Validate, which this package does not import
+	// (its kubelet and kube-proxy types are heavy: internal/depcheck).
+	ValidateNodes func(NodeTarget) []rule.Finding
 	// NodeTemplate gives the network settings of the generated node
 	// configuration (CNI, CIDRs); nil uses DefaultNodeTemplate.
 	NodeTemplate *generate.Node
