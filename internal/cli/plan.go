@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/live/fetch"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/nodeconfig/generate"
@@ -23,6 +24,10 @@ type planOptions struct {
 	failGate
 	registryFlags
 	streams Streams
+	live    liveFlags
+	// k8sVersionCurrent is --current-kubernetes-version: the current
+	// release, when neither the cluster file nor the server says.
+	k8sVersionCurrent string
 
 	setPool, addPool, removePool, taint, runtimeClass []string
 	targetVersion, containerd, currentContainerd      string
@@ -62,9 +67,9 @@ changes it.`,
   winkube plan --cluster cluster.yaml --kubernetes-version 1.34 -o json manifests/ | jq '.workloads[] | select(.verdict != "unchanged")'
   winkube plan --cluster nodes.yaml --to target-cluster.yaml --output-file html=plan.html manifests/
   winkube plan --cluster cluster.yaml --containerd 2.1 --node-config node/ manifests/`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("plan needs at least one path of workloads, or - to read stdin")
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 && !o.isLive(cmd) {
+				return usagef("plan needs at least one path of workloads, or - to read stdin, or --kubeconfig/--context to read them from the cluster")
 			}
 			return nil
 		},
@@ -91,8 +96,19 @@ changes it.`,
 	f.StringVar(&o.to, "to", "", "the target cluster FILE (a winkube Cluster or Node objects) instead of pool flags")
 	f.StringVar(&o.nodeConfig, "node-config", "", "folder of a current Windows node's configuration files, validated against the target")
 	f.StringVar(&o.nodeTemplate, "node-template", "", "WindowsNode file whose CNI and CIDRs the generated node configuration uses (default flannel-l2bridge, 10.244.0.0/16, 10.96.0.0/12)")
+	f.StringVar(&o.k8sVersionCurrent, "current-kubernetes-version", "", "the current Kubernetes release (default: the config's, the cluster file's or the API server's)")
 	o.addRegistryFlags(f, true)
+	f.StringVar(&o.live.opts.Kubeconfig, "kubeconfig", "", "read the current cluster (and, without PATH, its workloads and PodDisruptionBudgets) from this kubeconfig's cluster, read-only")
+	f.StringVar(&o.live.opts.Context, "context", "", "kubeconfig context to read the current cluster from")
+	f.StringVarP(&o.live.opts.Namespace, "namespace", "n", "", "with --kubeconfig/--context and no PATH: read only this namespace's workloads")
+	f.BoolVarP(&o.live.opts.AllNamespaces, "all-namespaces", "A", false, "with --kubeconfig/--context and no PATH: read every namespace's workloads")
+	o.live.opts.QPS, o.live.opts.Burst = fetch.DefaultQPS, fetch.DefaultBurst
 	return cmd
+}
+
+// isLive says whether the current cluster is read from an API server.
+func (o *planOptions) isLive(cmd *cobra.Command) bool {
+	return cmd.Flags().Changed("kubeconfig") || cmd.Flags().Changed("context")
 }
 
 func (o *planOptions) validate() error {
@@ -162,6 +178,10 @@ func (o *planOptions) validate() error {
 	if err := errors.Join(errs...); err != nil {
 		return usageError{err}
 	}
+	if o.live.opts.AllNamespaces && o.live.opts.Namespace != "" {
+		return usagef("--namespace and --all-namespaces cannot be used together")
+	}
+	o.k8sVersion = o.k8sVersionCurrent
 	if err := o.resolve(); err != nil {
 		return err
 	}
@@ -197,13 +217,22 @@ func (o *planOptions) readNodeConfig() error {
 }
 
 func (o *planOptions) run(cmd *cobra.Command, args []string) error {
-	o.announce(o.streams.Err, o.quiet)
-	o.warnCluster(&o.output, o.streams)
+	var objs []*manifest.Object
 	sim := &simulateOptions{streams: o.streams}
 	sim.output.quiet = o.quiet
-	objs, err := sim.load(args)
-	if err != nil {
-		return err
+	if o.isLive(cmd) {
+		var err error
+		if objs, err = o.readLive(cmd.Context(), o.clusterPath == "", len(args) == 0); err != nil {
+			return err
+		}
+	}
+	o.announce(o.streams.Err, o.quiet)
+	o.warnCluster(&o.output, o.streams)
+	if len(args) > 0 {
+		var err error
+		if objs, err = sim.load(args); err != nil {
+			return err
+		}
 	}
 	images, err := o.lookup(o.streams, o.quiet)
 	if err != nil {
