@@ -59,10 +59,11 @@ migration as ordered steps with kubectl commands: create the new pool, rebuild
 or retag images, move the build pins, cordon the old pool and drain it in waves
 that never evict a pod its PodDisruptionBudget protects.
 
-Exit status: 0 when no workload loses ready replicas, 1 when one does (with
---fail-on warning also when a rule the target raises is new, or a node file
-has a warning), 2 for a usage error or a tool failure. The output format never
-changes it.`,
+Exit status: 0 when no workload loses ready replicas; 1 when one does, when
+the drain is blocked by a PodDisruptionBudget, or when a rule finding new on
+the target or a node file's finding is at or above --fail-on (default error;
+none never fails); 2 for a usage error or a tool failure. The output format
+never changes it.`,
 		Example: `  winkube plan --cluster cluster.yaml --set-pool win2022:build=10.0.26100 manifests/
   winkube plan --cluster cluster.yaml --kubernetes-version 1.34 -o json manifests/ | jq '.workloads[] | select(.verdict != "unchanged")'
   winkube plan --cluster nodes.yaml --to target-cluster.yaml --output-file html=plan.html manifests/

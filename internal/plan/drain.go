@@ -102,7 +102,7 @@ func drain(in Input, before, cordoned *simulate.Result, old []string) []Step {
 			}
 		}
 		if len(evicted) == 0 {
-			s := Step{Kind: "drain", Title: fmt.Sprintf("Drain blocked: %d pods cannot be evicted", podsIn(rest))}
+			s := Step{Kind: "drain", Title: fmt.Sprintf("Drain blocked: %d pod(s) cannot be evicted", podsIn(rest))}
 			for _, g := range rest {
 				b := bs[g.workload]
 				s.Blocked = append(s.Blocked, fmt.Sprintf("%s on %s: %s (PodDisruptionBudget %s: %d healthy, %d required, and no replacement can start)",
@@ -112,7 +112,7 @@ func drain(in Input, before, cordoned *simulate.Result, old []string) []Step {
 			out = append(out, s)
 			break
 		}
-		s := Step{Kind: "drain", Title: fmt.Sprintf("Drain wave %d: evict %d pods", wave, len(evicted)), Evictions: evicted, Commands: cmds}
+		s := Step{Kind: "drain", Title: fmt.Sprintf("Drain wave %d: evict %d pod(s)", wave, len(evicted)), Evictions: evicted, Commands: cmds}
 		back := map[string]bool{}
 		for i, e := range evicted {
 			if spare[e.Workload] > 0 {

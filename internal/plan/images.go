@@ -62,7 +62,7 @@ func imageStep(in Input, t *Target, rep *Report, migs []Migration) (Step, bool) 
 	if len(lines) == 0 {
 		return Step{}, false
 	}
-	s := Step{Kind: "images", Title: fmt.Sprintf("Rebuild or retag %d images for %s (%s)", len(lines), build.Name, build.Build)}
+	s := Step{Kind: "images", Title: fmt.Sprintf("Rebuild or retag %d image(s) for %s (%s)", len(lines), build.Name, build.Build)}
 	imgs := make([]string, 0, len(lines))
 	for ref := range lines {
 		imgs = append(imgs, ref)

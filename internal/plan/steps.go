@@ -89,6 +89,16 @@ func steps(in Input, t *Target, rep *Report) []Step {
 		s.Number = len(out) + 1
 		out = append(out, s)
 	}
+	for _, p := range t.cluster.PoolsOf("windows") {
+		b, ok := t.model.BuildByNumber(p.WindowsBuild)
+		if !ok || t.model.NodeSupported(b) {
+			continue
+		}
+		next, _ := t.model.LTSCFor(nil)
+		add(Step{Kind: "unsupported-pool", Title: fmt.Sprintf("Move pool %s off %s before the upgrade: Kubernetes %s does not support it as a node OS", p.Name, b.Name, t.model.V),
+			Details: []string{fmt.Sprintf("%s is supported in Kubernetes %s (https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support)", b.Name, b.Supports),
+				fmt.Sprintf("plan the move: winkube plan --set-pool %s:build=%s ...", p.Name, next.Build)}})
+	}
 	if t.model.V != in.Model.V {
 		add(Step{Kind: "control-plane", Title: fmt.Sprintf("Upgrade the control plane to Kubernetes %s", t.model.V),
 			Details:  []string{"upgrade the control plane first: kubelets may be older than the API server, never newer (https://kubernetes.io/releases/version-skew-policy/#kubelet)"},
