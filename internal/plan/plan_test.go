@@ -328,4 +328,23 @@ func TestObservedNodes(t *testing.T) {
 			t.Fatalf("the current cluster's node %s was changed", n.Name)
 		}
 	}
+	// The new pool's nodes carry its own name in the provider's pool
+	// label, so the steps' selectors tell the two pools apart.
+	rep := run(t, in)
+	var cmds []string
+	for _, s := range rep.Steps {
+		if s.Kind == "create-pool" || s.Kind == "cordon" {
+			cmds = append(cmds, s.Commands...)
+		}
+	}
+	want := []string{
+		"kubectl label nodes -l kubernetes.azure.com/agentpool=win-ltsc2025 --overwrite kubernetes.azure.com/agentpool=win-ltsc2025",
+		"kubectl taint nodes -l kubernetes.azure.com/agentpool=win-ltsc2025 --overwrite os=windows:NoSchedule",
+		"kubectl taint nodes -l kubernetes.azure.com/agentpool=win-ltsc2025 --overwrite dedicated=iis:NoSchedule",
+		"kubectl get nodes -l kubernetes.azure.com/agentpool=win-ltsc2025 -o wide",
+		"kubectl cordon -l kubernetes.azure.com/agentpool=win",
+	}
+	if diff := cmp.Diff(want, cmds); diff != "" {
+		t.Errorf("create-pool and cordon commands (-want +got):\n%s", diff)
+	}
 }

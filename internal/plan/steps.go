@@ -70,6 +70,11 @@ func replaced(in Input, t *Target) []Migration {
 		case n.WindowsBuild != p.WindowsBuild || n.OS != p.OS || (p.OS == "windows" && t.containerd != in.Containerd):
 			n = copyPool(n)
 			n.Name = p.Name + "-" + suffix(n)
+			for _, k := range providerPoolLabels {
+				if _, ok := n.Labels[k]; ok {
+					n.Labels[k] = n.Name // the new pool's nodes carry its own name
+				}
+			}
 			out = append(out, Migration{Old: p, New: n})
 		}
 	}
@@ -283,9 +288,13 @@ func budgetCheck(objs []*manifest.Object, before, res *simulate.Result) string {
 	return "ok: every workload keeps the ready replicas its PodDisruptionBudget requires"
 }
 
+// providerPoolLabels are the node labels managed services name a node's
+// pool with (as internal/cluster derives pools from them).
+var providerPoolLabels = []string{"kubernetes.azure.com/agentpool", "agentpool", "eks.amazonaws.com/nodegroup", "alpha.eksctl.io/nodegroup-name", "cloud.google.com/gke-nodepool", "node.kubernetes.io/pool"}
+
 // poolSelector is a label selector for the pool's nodes.
 func poolSelector(p cluster.Pool) string {
-	for _, k := range []string{"kubernetes.azure.com/agentpool", "agentpool", "eks.amazonaws.com/nodegroup", "cloud.google.com/gke-nodepool", "node.kubernetes.io/pool"} {
+	for _, k := range providerPoolLabels {
 		if v := p.Labels[k]; v != "" {
 			return k + "=" + v
 		}
