@@ -109,4 +109,3 @@ func parseTaintSpec(v string) (corev1.Taint, bool) {
 	}
 	return t, false
 }
-
