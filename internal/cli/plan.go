@@ -68,7 +68,8 @@ never changes it.`,
 		Example: `  winkube plan --cluster cluster.yaml --set-pool win2022:build=10.0.26100 manifests/
   winkube plan --cluster cluster.yaml --kubernetes-version 1.34 -o json manifests/ | jq '.workloads[] | select(.verdict != "unchanged")'
   winkube plan --cluster nodes.yaml --to target-cluster.yaml --output-file html=plan.html manifests/
-  winkube plan --cluster cluster.yaml --containerd 2.1 --node-config node/ manifests/`,
+  winkube plan --cluster cluster.yaml --containerd 2.1 --node-config node/ manifests/
+  winkube plan --context prod -A --set-pool win2022:build=10.0.26100`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 && !o.isLive(cmd) {
 				return usagef("plan needs at least one path of workloads, or - to read stdin, or --kubeconfig/--context to read them from the cluster")
