@@ -112,6 +112,7 @@ same rules at admission.`,
 		newDoctorCommand(s),
 		newNodeConfigCommand(s),
 		newPolicyCommand(s),
+		newPlanCommand(s),
 		newVersionCommand(s),
 	)
 	root.SetVersionTemplate("winkube {{.Version}}\n")

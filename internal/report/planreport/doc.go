@@ -1,0 +1,3 @@
+// Package planreport writes a plan.Report as text, versioned JSON or a
+// self-contained HTML page.
+package planreport
