@@ -107,6 +107,14 @@ func diagnosePods(ctx context.Context, s *live.Snapshot, opts Options, m winsupp
 		if !examine {
 			continue
 		}
+		if st == "" && opts.Pod == "" {
+			// A young ContainerCreating pod: examined only when its
+			// events already show a cause it will not outgrow.
+			if !showsFatal(s.PodEvents(p.UID)) {
+				continue
+			}
+			st = "ContainerCreating"
+		}
 		c := &podCtx{pod: p, state: st, model: m, node: s.Node(p.Spec.NodeName)}
 		if c.node != nil {
 			c.nodeOS = cluster.NodeOS(c.node)
@@ -170,7 +178,8 @@ func Examined(s *live.Snapshot, opts Options) []*corev1.Pod {
 }
 
 // Examines says of one pod whether Diagnose looks into it with the same
-// options. Theirs are the only events Diagnose reads, so a reader may
+// options (a young ContainerCreating pod is looked into through its
+// events, and diagnosed only when they show a cause it will not outgrow). Theirs are the only events Diagnose reads, so a reader may
 // fetch just those (fetch.Options.EventsAbout, which asks as the pods are
 // read); opts.Now must then be set, so that both judge the pods at the
 // same moment.
@@ -185,10 +194,11 @@ func Examines(opts Options) func(*corev1.Pod) bool {
 	}
 }
 
-// examine returns the pod's State and whether Diagnose looks into it.
+// examine returns the pod's State and whether Diagnose looks into it (or,
+// for a young ContainerCreating pod, into its events: see showsFatal).
 func examine(p *corev1.Pod, opts Options) (string, bool) {
 	st := State(p, opts.Now, opts.CreatingAfter)
-	return st, st != "" || opts.Pod != ""
+	return st, st != "" || opts.Pod != "" || creatingYoung(p, opts.Now, opts.CreatingAfter)
 }
 
 func (o Options) withDefaults() Options {

@@ -135,3 +135,47 @@ func TestExamined(t *testing.T) {
 		}
 	}
 }
+
+// TestYoungPodWithFatalEvent: a pod in ContainerCreating for a minute is
+// left alone while its events show nothing it will not outgrow, and
+// diagnosed at once when a Warning event shows a sandbox that cannot start
+// on this host's build.
+func TestYoungPodWithFatalEvent(t *testing.T) {
+	t.Parallel()
+	young := pod("young", "win-1", creating())
+	young.CreationTimestamp = metav1.NewTime(now.Add(-time.Minute))
+	ref := corev1.ObjectReference{Kind: "Pod", Namespace: "shop", Name: "web", UID: young.UID}
+	pulling := live.Event{Object: ref, Type: corev1.EventTypeNormal, Reason: "Pulling", Message: `Pulling image "mcr.microsoft.com/windows/servercore:ltsc2022"`, Count: 1, Last: now}
+	mismatch := live.Event{Object: ref, Type: corev1.EventTypeWarning, Reason: "FailedCreatePodSandBox", Count: 14, Last: now,
+		Message: "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem x: The container operating system does not match the host operating system.: unknown"}
+	for _, tc := range []struct {
+		name   string
+		events []live.Event
+		want   []string
+	}{
+		{"pulling", []live.Event{pulling}, nil},
+		{"sandbox cannot start", []live.Event{pulling, mismatch}, []string{"pause-image-build-mismatch"}},
+	} {
+		s := &live.Snapshot{Server: "v1.36.3", Pods: []*corev1.Pod{young}, Events: tc.events}
+		if got := Examined(s, Options{Now: now}); len(got) != 1 {
+			t.Errorf("%s: a young ContainerCreating pod's events are not read (%d pods examined)", tc.name, len(got))
+		}
+		rep, err := Diagnose(t.Context(), s, Options{Now: now, NoSimulation: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range rep.Diagnoses {
+			got = append(got, d.Cause)
+			if d.State != "ContainerCreating" {
+				t.Errorf("%s: state %q, want ContainerCreating", tc.name, d.State)
+			}
+		}
+		if len(got) > len(tc.want) {
+			got = got[:len(tc.want)] // the most likely causes first
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s: most likely causes (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}

@@ -4,12 +4,61 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/live"
 )
 
 // DefaultCreatingAfter is how long a pod may show ContainerCreating
 // before doctor looks into it: a first pull of a Windows base image takes
 // minutes.
 const DefaultCreatingAfter = 5 * time.Minute
+
+// fatalEarly are the causes a pod does not outgrow: a Warning event that
+// shows one makes a pod in ContainerCreating examined at once, however
+// young (the sandbox of a pod whose pause image does not match the host's
+// build fails the same way on every retry, minutes before
+// DefaultCreatingAfter).
+func fatalEarly() []*Cause {
+	return []*Cause{PauseImageBuildMismatch, ImageBuildMismatch, LinuxImageOnWindows, WindowsImageOnLinux, CNINetworkFailure, HostProcessIdentity}
+}
+
+// creatingYoung reports whether p is in ContainerCreating (or has no
+// container status yet) for less than creatingAfter: not yet examined,
+// unless its events show a cause it will not outgrow.
+func creatingYoung(p *corev1.Pod, now time.Time, creatingAfter time.Duration) bool {
+	if p.DeletionTimestamp != nil || p.Spec.NodeName == "" || p.Status.Phase != corev1.PodPending {
+		return false
+	}
+	if now.Sub(since(p)) >= creatingAfter {
+		return false
+	}
+	statuses := allStatuses(p)
+	if len(statuses) == 0 {
+		return true
+	}
+	for _, cs := range statuses {
+		if w := cs.State.Waiting; w != nil && (w.Reason == "ContainerCreating" || w.Reason == "PodInitializing") {
+			return true
+		}
+	}
+	return false
+}
+
+// showsFatal reports whether a Warning event of the pod's shows a cause
+// of fatalEarly.
+func showsFatal(events []live.Event) bool {
+	for _, e := range events {
+		if e.Type != corev1.EventTypeWarning {
+			continue
+		}
+		for _, c := range fatalEarly() {
+			if _, ok := anyMatch(e.Message, c.Patterns); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // EventSelector leaves out, server-side, the routine events no cause
 // reads: a container created or started, a pod scheduled. They are most
