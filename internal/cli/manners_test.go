@@ -264,7 +264,8 @@ func TestConfigErrorsHavePositions(t *testing.T) {
 
 // TestHelpSaysWhereOutputGoes: -o names the stream the command really
 // writes its format to: the webhook server logs to stderr, everything else
-// prints its result on stdout.
+// prints its result on stdout; and policy export's help does not promise
+// the reference cluster it refuses to assume.
 func TestHelpSaysWhereOutputGoes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -273,6 +274,7 @@ func TestHelpSaysWhereOutputGoes(t *testing.T) {
 	}{
 		{[]string{"webhook", "serve", "--help"}, "log format on stderr"},
 		{[]string{"lint", "--help"}, "format on stdout"},
+		{[]string{"policy", "export", "--help"}, "an export never assumes the reference cluster"},
 	} {
 		code, out, errOut := run(t, false, "", tc.args...)
 		if code != ExitClean || !strings.Contains(out, tc.want) {

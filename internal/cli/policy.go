@@ -80,6 +80,8 @@ v1); apply the output with kubectl apply -f.`,
 	f := cmd.Flags()
 	o.output.addFlags(f, "policy", policy.Formats...)
 	o.scope.addFlags(f)
+	// A policy enforces, so the cluster is never assumed (see validate).
+	f.Lookup("cluster").Usage = "built-in profile (" + strings.Join(cluster.ProfileNames(), ", ") + ") or cluster file: a winkube Cluster, kubectl get nodes -o yaml, or a node-pool definition (required: the config's cluster, else this flag; an export never assumes the reference cluster)"
 	f.StringSliceVar(&o.rules, "rules", nil, "export only these rule IDs (comma-separated; default every enabled rule)")
 	f.StringVar(&o.severity, "severity", "info", "export only findings at or above this severity: error, warning or info")
 	f.StringVar(&o.nsSelector, "namespace-selector", "", "check only namespaces matching this label selector (e.g. env=prod,team!=infra)")
@@ -146,6 +148,7 @@ func (o *policyExportOptions) validate() error {
 }
 
 func (o *policyExportOptions) run() error {
+	o.announce(o.streams.Err, o.quiet)
 	return o.render(o.streams, func(w io.Writer, format string, _ bool) error {
 		out, err := policy.Export(o.export, format)
 		if err != nil {

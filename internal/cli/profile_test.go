@@ -19,6 +19,7 @@ func TestCommandsNameTheClusterProfile(t *testing.T) {
 		{[]string{"lint", "--cluster", "gke", "-"}, `checking against cluster profile "gke" (--cluster gke (built-in))`},
 		{[]string{"fix", "--cluster", "openshift", "-"}, `checking against cluster profile "openshift" (--cluster openshift (built-in))`},
 		{[]string{"simulate", "--cluster", "aks", "-"}, `checking against cluster profile "aks" (--cluster aks (built-in))`},
+		{[]string{"policy", "export", "--cluster", "aks"}, `checking against cluster profile "aks" (--cluster aks (built-in))`},
 		{[]string{"images", "--offline", "--cluster", "eks", "-"}, `checking against cluster profile "eks" (--cluster eks (built-in))`},
 	}
 	for _, c := range cases {

@@ -81,7 +81,7 @@ func stripStatus(y []byte) []byte {
 // header is the YAML comment that opens the output: what was exported for
 // which release and cluster, and which rules were not, with the reason.
 func header(b *bytes.Buffer, o *Options, format string, rules []*rule.Rule, skipped []Skipped) {
-	fmt.Fprintf(b, "# winkube policy export --format %s, Kubernetes %s, mode %s\n", format, o.Model.V, o.Mode)
+	fmt.Fprintf(b, "# winkube policy export -o %s, Kubernetes %s, mode %s\n", format, o.Model.V, o.Mode)
 	fmt.Fprintf(b, "# %d rules exported:", len(rules))
 	for i, r := range rules {
 		if i%6 == 0 {
