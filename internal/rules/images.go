@@ -20,6 +20,7 @@ var imageRules = []*rule.Rule{
 	LinuxImageOnWindows,
 	HyperVRuntimeClass,
 	RuntimeClassIsolationMismatch,
+	WindowsIgnoredAnnotation,
 }
 
 // eachImage calls fn for every container whose image the model can place.
