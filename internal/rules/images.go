@@ -21,6 +21,7 @@ var imageRules = []*rule.Rule{
 	HyperVRuntimeClass,
 	RuntimeClassIsolationMismatch,
 	WindowsIgnoredAnnotation,
+	RetiredWindowsImage,
 }
 
 // eachImage calls fn for every container whose image the model can place.

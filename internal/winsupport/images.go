@@ -312,3 +312,15 @@ func (m Model) Retag(ref string, b Build) (string, bool) {
 	}
 	return "", false
 }
+
+// MovedRepo is where the retired Docker Hub repository of ref moved, ok
+// false when ref is not in one.
+func (m Model) MovedRepo(ref string) (to, source string, ok bool) {
+	repo := m.ParseImage(ref).Repo
+	for _, mv := range movedRepos {
+		if repo == mv.From {
+			return mv.To, mv.Source, true
+		}
+	}
+	return "", "", false
+}
