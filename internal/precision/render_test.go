@@ -20,7 +20,7 @@ func (t tally) precision() float64 {
 // render writes docs/precision.md: precision per rule and overall over
 // the findings reported now, and how many reviewed findings rule changes
 // removed.
-func render(vs []verdict) ([]byte, float64) {
+func render(vs []verdict, ms []miss) ([]byte, float64, float64) {
 	per := map[string]*tally{}
 	var all tally
 	for _, v := range vs {
@@ -66,5 +66,47 @@ func render(vs []verdict) ([]byte, float64) {
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %d |\n", n, t.total(), t.True, t.Debatable, t.False, p, t.Gone)
 	}
-	return b.Bytes(), all.precision()
+	recall := renderRecall(&b, ms)
+	return b.Bytes(), all.precision(), recall
+}
+
+// renderRecall writes the recall section: per rule, the reviewed misses
+// recorded and how many winkube finds now.
+func renderRecall(b *bytes.Buffer, ms []miss) float64 {
+	type count struct{ recorded, found int }
+	per := map[string]*count{}
+	var all count
+	for _, m := range ms {
+		c := per[m.Rule]
+		if c == nil {
+			c = &count{}
+			per[m.Rule] = c
+		}
+		for _, x := range []*count{c, &all} {
+			x.recorded++
+			if m.Found {
+				x.found++
+			}
+		}
+	}
+	ratio := func(c count) float64 {
+		if c.recorded == 0 {
+			return 1
+		}
+		return float64(c.found) / float64(c.recorded)
+	}
+	names := make([]string, 0, len(per))
+	for n := range per {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(b, "\n## Recall on reviewed misses\n\n")
+	fmt.Fprintf(b, "Problems an expert reviewer finds by reading public files (the precision suite's and those in internal/precision/testdata/recall, sources in its SOURCES.tsv), each recorded in internal/precision/testdata/misses.tsv with the rule that should report it, the line and why it matters. Recall is the misses found over the misses recorded; the test fails when a miss recorded as found is no longer reported.\n\n")
+	fmt.Fprintf(b, "Overall: **%.1f%%** (%d of %d reviewed misses found).\n\n", ratio(all)*100, all.found, all.recorded)
+	fmt.Fprintf(b, "| rule | misses | found | recall |\n|---|---|---|---|\n")
+	for _, n := range names {
+		c := *per[n]
+		fmt.Fprintf(b, "| %s | %d | %d | %.0f%% |\n", n, c.recorded, c.found, ratio(c)*100)
+	}
+	return ratio(all)
 }
