@@ -22,6 +22,7 @@ var imageRules = []*rule.Rule{
 	RuntimeClassIsolationMismatch,
 	WindowsIgnoredAnnotation,
 	RetiredWindowsImage,
+	WindowsImageTagUnpublished,
 }
 
 // eachImage calls fn for every container whose image the model can place.

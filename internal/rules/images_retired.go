@@ -40,3 +40,32 @@ var RetiredWindowsImage = &rule.Rule{
 		})
 	},
 }
+
+// WindowsImageTagUnpublished: a tag the repository never published.
+var WindowsImageTagUnpublished = &rule.Rule{
+	ID:       "windows-image-tag-unpublished",
+	Title:    "Windows image tag that the repository does not publish",
+	Severity: rule.Error,
+	Category: rule.Images,
+	Doc: rule.Doc{
+		What: "Reports Windows base image references whose tag names a build in a form the repository never published: mcr.microsoft.com/windows/nanoserver:ltsc2019 (Nano Server for Windows Server 2019 is tagged 1809). HostProcess containers are reported too: the kubelet pulls their image like any other.",
+		Why:  "The registry has no such manifest: the pull fails with `manifest unknown` and the pod stays in ErrImagePull / ImagePullBackOff. The mistake is natural, since Server Core is tagged ltsc2019.",
+		Fix:  "Use the published tag (winkube fix does): mcr.microsoft.com/windows/nanoserver:1809.",
+		Sources: []string{
+			"mcr.microsoft.com/v2/windows/nanoserver/tags/list (1809, ltsc2022, ltsc2025; no ltsc2019)",
+			"Microsoft Learn: Windows container version compatibility (Nano Server 2019 is 1809)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
+			fixed, _, ok := p.Model.UnpublishedTag(c.Image)
+			if !ok {
+				return
+			}
+			path := rule.Path(cp.Child("image"))
+			p.Report(rule.Finding{Path: path,
+				Message: fmt.Sprintf("image %q does not exist: the repository tags this build %q; the pull fails with manifest unknown", c.Image, fixed),
+				Fix:     &rule.Fix{Title: "use " + fixed, Safe: true, Edits: []rule.Edit{{Op: rule.Set, Path: path, Value: fixed}}}})
+		})
+	},
+}

@@ -324,3 +324,28 @@ func (m Model) MovedRepo(ref string) (to, source string, ok bool) {
 	}
 	return "", "", false
 }
+
+// UnpublishedTag reports a tag the repository never published because it
+// tags that build another way (nanoserver:ltsc2019 does not exist; Nano
+// Server for Windows Server 2019 is nanoserver:1809). fixed is ref with
+// the published tag.
+func (m Model) UnpublishedTag(ref string) (fixed, source string, ok bool) {
+	img := m.ParseImage(ref)
+	if img.Build == nil || img.Tag == "" || len(img.Build.Tags) == 0 || strings.Contains(ref, "@") {
+		return "", "", false
+	}
+	first := img.Build.Tags[0]
+	for _, e := range tagExceptions {
+		if !strings.HasPrefix(strings.ToLower(img.Repo), e.Prefix) || e.Build != img.Build.Build || e.Tag == first {
+			continue
+		}
+		tag := strings.ToLower(img.Tag)
+		i := strings.Index(tag, first)
+		if i < 0 {
+			continue
+		}
+		fixedTag := img.Tag[:i] + e.Tag + img.Tag[i+len(first):]
+		return ref[:len(ref)-len(img.Tag)] + fixedTag, e.Source, true
+	}
+	return "", "", false
+}
