@@ -20,6 +20,7 @@ var placementRules = []*rule.Rule{
 	MissingWindowsBuildPin,
 	LinuxDaemonSetUnpinned,
 	LegacyNodeLabel,
+	OSLabelTypo,
 }
 
 // MissingOSPin: a workload the scheduler may place on either OS.
