@@ -34,7 +34,7 @@ type Image struct {
 	// (ltsc2022, 10.0.20348): a reading of the publisher's naming, not a
 	// fact of the image.
 	BuildInferred bool
-	Source   string // why the model classified it so
+	Source        string // why the model classified it so
 }
 
 // knownImage is a row of the image table: a repository prefix and what it
