@@ -28,6 +28,8 @@ type Object struct {
 	// Typed is the decoded k8s.io/api object (*corev1.Pod, *appsv1.Deployment,
 	// ...) for the kinds winkube models, nil for others.
 	Typed any
+	// custom is the pod template of a custom resource, nil for others.
+	custom *customTemplate
 }
 
 // Group returns the API group of the object ("" for core).
@@ -168,6 +170,10 @@ func decodeObject(doc Document, n *Node, item int) (*Object, []*Error) {
 			return o, append(errs, err)
 		}
 		o.Typed = typed
+	} else if o.Group() != "" && strings.Contains(o.Group(), ".") {
+		// A custom resource's group has a dot; built-in groups beyond the
+		// typed ones carry no pod templates.
+		o.custom = findCustomTemplate(doc.File, n, groupKind{o.Group(), o.Kind})
 	}
 	return o, errs
 }

@@ -7,10 +7,12 @@ import (
 )
 
 // placeholderRE matches the unfilled values that templating leaves behind:
-// <image-name>, __acrName__, ${VAR}, REPLACE_WITH_NAME, YOUR_REGISTRY.
+// <image-name>, __acrName__, ${VAR} (and the shell's ${VAR/a/b},
+// ${VAR:-default} that envsubst-like tools expand), #{token}# (release pipelines' token
+// replacement), REPLACE_WITH_NAME, YOUR_REGISTRY.
 // A match must stand alone (placeholderAt): .NET configuration keys such
 // as Logging__LogLevel__Default are not placeholders.
-var placeholderRE = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_. -]*>|__[A-Za-z][A-Za-z0-9_]*__|\$\{[A-Za-z_][A-Za-z0-9_]*\}|REPLACE_WITH_[A-Z0-9_]+|REPLACE_ME|YOUR_[A-Z0-9_]+`)
+var placeholderRE = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_. -]*>|__[A-Za-z][A-Za-z0-9_]*__|\$\{[A-Za-z_][A-Za-z0-9_]*(?:[:/#%^,][^{}]*)?\}|#\{[A-Za-z_][A-Za-z0-9_.-]*\}#|REPLACE_WITH_[A-Z0-9_]+|REPLACE_ME|YOUR_[A-Z0-9_]+`)
 
 // placeholder returns the first placeholder of s that is not part of a
 // longer word.
@@ -80,9 +82,9 @@ func placeholders(file string, root *Node) []*Error {
 }
 
 // mayHoldPlaceholder is a quick test before the regular expression:
-// every placeholder has a "<", "__", "${", "REPLACE_" or "YOUR_".
+// every placeholder has a "<", "__", "${", "#{", "REPLACE_" or "YOUR_".
 func mayHoldPlaceholder(s string) bool {
-	return strings.IndexByte(s, '<') >= 0 || strings.Contains(s, "__") || strings.Contains(s, "${") ||
+	return strings.IndexByte(s, '<') >= 0 || strings.Contains(s, "__") || strings.Contains(s, "${") || strings.Contains(s, "#{") ||
 		strings.Contains(s, "REPLACE_") || strings.Contains(s, "YOUR_")
 }
 

@@ -11,6 +11,12 @@ func TestPlaceholder(t *testing.T) {
 		{"REPLACE_WITH_YOUR_IMAGE", "REPLACE_WITH_YOUR_IMAGE"},
 		{"myregistry.azurecr.io/REPLACE_ME:1.0", "REPLACE_ME"},
 		{"YOUR_REGISTRY/app:1.0", "YOUR_REGISTRY"},
+		// Azure Pipelines' Replace Tokens task leaves #{name}# unfilled.
+		{"#{acrLoginServer}#/web:#{Build.BuildId}#", "#{acrLoginServer}#"},
+		{"myapp-#{env}#", "#{env}#"},
+		// clusterctl and envsubst expand shell parameter expansions.
+		{"sigwindowstools/kube-proxy:${KUBERNETES_VERSION/+/_}-calico-hostprocess", "${KUBERNETES_VERSION/+/_}"},
+		{"${REGISTRY:-docker.io}/app:1", "${REGISTRY:-docker.io}"},
 		// .NET configuration keys in env names are not placeholders.
 		{"Logging__LogLevel__Default", ""},
 		{"ConnectionStrings__Default", ""},

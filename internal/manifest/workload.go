@@ -49,6 +49,10 @@ func (o *Object) Workload() *Workload {
 		return &Workload{Meta: &t.ObjectMeta, Template: &js.Template.ObjectMeta, Spec: &t.Spec.JobTemplate.Spec.Template.Spec,
 			SpecPath: spec.Child("jobTemplate", "spec", "template", "spec"), Replicas: replicas(js.Parallelism)}
 	}
+	if c := o.custom; c != nil {
+		// The findings' paths say which part of the custom resource was read.
+		return &Workload{Meta: &c.meta, Template: &c.template.ObjectMeta, Spec: &c.template.Spec, SpecPath: c.specPath, Replicas: 1}
+	}
 	return nil
 }
 

@@ -98,6 +98,14 @@ var notExportable = map[*rule.Rule]string{
 	rules.GMSAMissingCredentialSpecName:        "not compiled to CEL yet",
 
 	rules.WindowsPoolUntainted: "checks node pools kept as code (Karpenter NodePools, eksctl ClusterConfig); the exported policies match workloads only",
+
+	rules.SelectorTemplateMismatch:         "API rejection: the API server's own validation rejects these objects before admission policies run",
+	rules.OSLabelTypo:                      "not compiled to CEL yet",
+	rules.WindowsIgnoredAnnotation:         "not compiled to CEL yet",
+	rules.RetiredWindowsImage:              "not compiled to CEL yet",
+	rules.WindowsImageTagUnpublished:       "not compiled to CEL yet",
+	rules.WindowsRunAsNonRootAdministrator: "needs the image's configured user (registry or the well-known image table) where runAsUserName is unset; not compiled to CEL yet",
+	rules.WindowsRunAsNonRootNotEnforced:   "needs the image's configured user from the registry or the well-known image table",
 }
 
 // Exportable reports whether the rule with the ID has CEL and, if not,

@@ -211,10 +211,13 @@ func platforms(ref, digest, mediaType string, raw, cfg []byte) (*winsupport.Reso
 		Variant      string   `json:"variant"`
 		OSVersion    string   `json:"os.version"`
 		OSFeatures   []string `json:"os.features"`
+		Config       struct {
+			User string `json:"User"`
+		} `json:"config"`
 	}
 	if err := json.Unmarshal(cfg, &c); err != nil {
 		return nil, fmt.Errorf("reading the image config of %s: %w", digest, err)
 	}
-	res.Platforms = []winsupport.PlatformEntry{{OS: c.OS, Architecture: c.Architecture, Variant: c.Variant, OSVersion: c.OSVersion, OSFeatures: c.OSFeatures, Digest: digest}}
+	res.Platforms = []winsupport.PlatformEntry{{OS: c.OS, Architecture: c.Architecture, Variant: c.Variant, OSVersion: c.OSVersion, OSFeatures: c.OSFeatures, Digest: digest, User: &c.Config.User}}
 	return res, nil
 }

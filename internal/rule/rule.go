@@ -197,3 +197,21 @@ func (r *Rule) SeverityOf(f Finding) Severity {
 	}
 	return r.Severity
 }
+
+// UserLookup is an ImageLookup that can also read the user an image's
+// config names (the registry package's Resolver is one).
+type UserLookup interface {
+	ImageUser(ref string) winsupport.ImageUser
+}
+
+// ImageUser is the user ref's config names: from the registry when
+// images can say, else from the model's table of well-known images, else
+// unknown (Known false).
+func ImageUser(images ImageLookup, m winsupport.Model, ref string) winsupport.ImageUser {
+	if u, ok := images.(UserLookup); ok && images != nil && ref != "" {
+		if got := u.ImageUser(ref); got.Known {
+			return got
+		}
+	}
+	return m.ImageUser(ref)
+}

@@ -15,6 +15,7 @@ var apiRules = []*rule.Rule{
 	UnknownField,
 	RemovedAPIVersion,
 	InvalidObjectName,
+	SelectorTemplateMismatch,
 }
 
 // WindowsForbiddenField: fields the API server rejects for Windows pods.

@@ -68,7 +68,7 @@ var WindowsOptionsOnLinux = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.API,
 	Doc: rule.Doc{
-		What: "Reports securityContext.windowsOptions, on the pod or on any init, regular or ephemeral container, of a pod whose spec.os.name is linux, in the API server's wording: `spec.securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod`. Applies from Kubernetes 1.24, when spec.os is served by default.",
+		What: "Reports securityContext.windowsOptions, on the pod or on any init, regular or ephemeral container, of a pod whose spec.os.name is linux, in the API server's wording: `spec.securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod`. Applies from Kubernetes 1.24, when spec.os is served by default. On a workload pinned to Linux nodes that does not set spec.os, the same fields are warnings: the Linux kubelet ignores them (it builds no Windows config), and the API server rejects them as soon as spec.os.name: linux is set.",
 		Why:  "spec.os.name tells the API server which OS-specific fields to allow. A pod declared linux must not carry Windows-only settings (runAsUserName, gMSA, HostProcess), so the API server rejects the whole pod and a Deployment creates none. Usually a Windows template was copied to Linux, or spec.os.name is wrong.",
 		Fix:  "If the pod is Linux, remove windowsOptions (winkube fix does). If it is Windows (HostProcess, Windows images, a windows node selector), set spec.os.name: windows instead.",
 		Sources: []string{
@@ -78,6 +78,10 @@ var WindowsOptionsOnLinux = &rule.Rule{
 	},
 	Workload: func(p *rule.Pass) {
 		s := p.Workload.Spec
+		if s.OS == nil && p.Target.Is(target.Linux) && p.Target.Pinned {
+			windowsOptionsIgnored(p)
+			return
+		}
 		if !p.Model.Supports(winsupport.FeaturePodOS) || s.OS == nil || s.OS.Name != corev1.Linux {
 			return
 		}
@@ -131,4 +135,19 @@ var InvalidOSName = &rule.Rule{
 			p.Report(f)
 		}
 	},
+}
+
+// windowsOptionsIgnored warns of windowsOptions on a workload pinned to
+// Linux nodes without spec.os: accepted, and ignored by the Linux
+// kubelet (kuberuntime's generateLinuxContainerConfig reads no
+// windowsOptions).
+func windowsOptionsIgnored(p *rule.Pass) {
+	for _, w := range windowsOptionsOf(p.Workload.Spec, p.Workload.SpecPath) {
+		path := rule.Path(w.path)
+		p.Report(rule.Finding{Path: path,
+			Message: fmt.Sprintf("%s: the workload is pinned to Linux nodes (from %s), whose kubelet ignores windows options; the API server rejects them (windows options cannot be set for a linux pod) once spec.os.name: linux is set", path, p.Target.By),
+			Hint:    "remove windowsOptions, or pin the workload to Windows if it is a Windows workload",
+			Fix:     &rule.Fix{Title: "remove " + path, Safe: true, Edits: []rule.Edit{{Op: rule.Remove, Path: path}}},
+		}.WithSeverity(rule.Warning))
+	}
 }

@@ -20,6 +20,9 @@ var imageRules = []*rule.Rule{
 	LinuxImageOnWindows,
 	HyperVRuntimeClass,
 	RuntimeClassIsolationMismatch,
+	WindowsIgnoredAnnotation,
+	RetiredWindowsImage,
+	WindowsImageTagUnpublished,
 }
 
 // eachImage calls fn for every container whose image the model can place.

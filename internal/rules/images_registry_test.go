@@ -40,6 +40,21 @@ func (f fakeLookup) Lookup(ref string) (*winsupport.ResolvedImage, error) {
 	return nil, errors.New("MANIFEST_UNKNOWN: manifest unknown")
 }
 
+// ImageUser reads the user of the image's Windows entries, as the
+// registry package's Resolver does.
+func (f fakeLookup) ImageUser(ref string) winsupport.ImageUser {
+	if r, err := f.Lookup(ref); err == nil {
+		return r.User()
+	}
+	return winsupport.ImageUser{}
+}
+
+// as is e with its config's user.
+func as(user string, e winsupport.PlatformEntry) winsupport.PlatformEntry {
+	e.User = &user
+	return e
+}
+
 type hinted struct{ msg, hint string }
 
 func (h hinted) Error() string       { return h.msg }
@@ -61,5 +76,8 @@ var fakeRegistry = fakeLookup{
 	"registry.example.com/shop/multi:2.0":       index("registry.example.com/shop/multi:2.0", linuxAMD64, win("10.0.17763.5820"), win("10.0.20348.2461"), win("10.0.26100.2894", "win32k")),
 	"registry.example.com/shop/next:1.0":        index("registry.example.com/shop/next:1.0", win("10.0.26100.2894")),
 	"registry.example.com/tools/linux-only:1.0": index("registry.example.com/tools/linux-only:1.0", linuxAMD64),
+	"registry.example.com/shop/admin:1.0":       index("registry.example.com/shop/admin:1.0", as("ContainerAdministrator", win("10.0.20348.2461"))),
+	"registry.example.com/shop/core:1.0":        index("registry.example.com/shop/core:1.0", linuxAMD64, as("", win("10.0.20348.2461")), as("", win("10.0.26100.2894"))),
+	"registry.example.com/shop/nano:1.0":        index("registry.example.com/shop/nano:1.0", as("ContainerUser", win("10.0.20348.2461"))),
 	"registry.example.com/private/app:1.0":      hinted{"UNAUTHORIZED: authentication required", "log in with docker login registry.example.com, or pass --registry-config"},
 }

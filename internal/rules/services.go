@@ -19,6 +19,8 @@ var serviceRules = []*rule.Rule{
 	WindowsServiceSessionAffinityTimeout,
 	WindowsServiceIPv6SingleStack,
 	GMSAMissingCredentialSpecName,
+	WindowsRunAsNonRootAdministrator,
+	WindowsRunAsNonRootNotEnforced,
 }
 
 // WindowsServiceExternalTrafficLocal: externalTrafficPolicy: Local in front

@@ -74,3 +74,11 @@ func (k kubeletNode) sandboxFailure(images rule.ImageLookup) string {
 	}
 	return ""
 }
+
+// ImageUser forwards to the inner lookup when it can read image users.
+func (r *recordingLookup) ImageUser(ref string) winsupport.ImageUser {
+	if u, ok := r.inner.(rule.UserLookup); ok {
+		return u.ImageUser(ref)
+	}
+	return winsupport.ImageUser{}
+}

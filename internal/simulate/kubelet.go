@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -41,13 +42,64 @@ func startFailure(pod *corev1.Pod, n *corev1.Node, hyperV bool, m winsupport.Mod
 		if out != "" {
 			return
 		}
+		var msg string
 		if r, ok := resolved(images, c.Image); ok {
-			out = k.pullFailure(c, r)
+			msg = k.pullFailure(c, r)
 		} else {
-			out = k.imageFailure(c, m)
+			msg = k.imageFailure(c, m)
 		}
+		// The kubelet pulls, then builds the container's config (where
+		// runAsNonRoot is verified), then asks the runtime to create it.
+		if strings.HasPrefix(msg, errImagePull) {
+			out = msg
+			return
+		}
+		if cfg := k.configFailure(pod, c, m, images); cfg != "" {
+			out = cfg
+			return
+		}
+		out = msg
 	})
 	return out
+}
+
+const errImagePull = "ErrImagePull:"
+
+// configFailure is the Windows kubelet's refusal to build the container's
+// config: runAsNonRoot with ContainerAdministrator as runAsUserName or as
+// the image's user (kuberuntime verifyRunAsNonRoot). startContainer
+// reports the error as the waiting reason CreateContainerConfigError with
+// the error's text as message.
+func (k kubeletNode) configFailure(pod *corev1.Pod, c *corev1.Container, m winsupport.Model, images rule.ImageLookup) string {
+	if k.os != "windows" {
+		return ""
+	}
+	v, user := winsupport.RunAsNonRoot(&pod.Spec, c, rule.ImageUser(images, m, c.Image))
+	format := ""
+	switch v {
+	case winsupport.NonRootRefusedName:
+		format = winsupport.KubeletRunAsUserNameRoot
+	case winsupport.NonRootRefusedImage:
+		format = winsupport.KubeletImageUserRoot
+	default:
+		return ""
+	}
+	return "CreateContainerConfigError: " + fmt.Sprintf(format, user, podDesc(pod, pod.Name), c.Name)
+}
+
+// podDesc is the kubelet's format.Pod: name_namespace(uid).
+func podDesc(pod *corev1.Pod, name string) string {
+	return fmt.Sprintf("%s_%s(%s)", name, pod.Namespace, pod.UID)
+}
+
+// podNamed puts the generated pod's name in a message about the
+// workload's template pod: start failures are worked out once per
+// workload and kind of node, and the kubelet names the pod it refuses.
+func podNamed(msg string, template *corev1.Pod, name string) string {
+	if msg == "" || name == "" || name == template.Name {
+		return msg
+	}
+	return strings.Replace(msg, fmt.Sprintf("(pod: %q,", podDesc(template, template.Name)), fmt.Sprintf("(pod: %q,", podDesc(template, name)), 1)
 }
 
 // kubeletNode is what the kubelet's image checks read of the node and pod.
@@ -69,7 +121,7 @@ func resolved(images rule.ImageLookup, ref string) (*winsupport.ResolvedImage, b
 // against the node (containerd/platforms): no entry, no pull.
 func (k kubeletNode) pullFailure(c *corev1.Container, r *winsupport.ResolvedImage) string {
 	if msg := k.noMatch(c.Image, r); msg != "" {
-		return fmt.Sprintf("ErrImagePull: container %q: %s", c.Name, msg)
+		return fmt.Sprintf(errImagePull+" container %q: %s", c.Name, msg)
 	}
 	return ""
 }

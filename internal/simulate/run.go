@@ -330,7 +330,7 @@ func (r *runner) runNamed(t *tmpl, wl *workload, i int, name string, pr *PodResu
 func (r *runner) bindAndStart(t *tmpl, wl *workload, i int, n *node, pr *PodResult) {
 	pr.Node, pr.Pool = n.name, n.pool
 	r.s.bind(t, n, wl.replicaLabelSet(i))
-	pr.StartFailure = r.startFailure(wl, n)
+	pr.StartFailure = podNamed(r.startFailure(wl, n), wl.pod, pr.Pod)
 	if !r.noKubelets && (pr.StartFailure == podOSNotSupported || pr.StartFailure == podOSSelectorMismatch) {
 		r.s.unbind()
 	}

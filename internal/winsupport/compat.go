@@ -116,6 +116,9 @@ type PlatformEntry struct {
 	OSVersion    string   `json:"os.version,omitempty"`
 	OSFeatures   []string `json:"os.features,omitempty"`
 	Digest       string   `json:"digest,omitempty"` // the entry's manifest
+	// User is the config's User ("" when it sets none); nil when the
+	// config was not read (an index's non-Windows entries).
+	User *string `json:"user,omitempty"`
 }
 
 // String is os/architecture[/variant][ os.version].

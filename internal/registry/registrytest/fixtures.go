@@ -12,6 +12,9 @@ import "errors"
 //	tools/busybox:1.36          single-platform linux/amd64
 //	private/app:1.0             an index 20348 + 26100 that needs credentials
 //	charts/web:0.1.0            a Helm chart, not an image
+//	windows/nanoserver:ltsc2022 single Windows 20348, user ContainerUser
+//	shop/admin:1.0              index 20348 + 26100, user ContainerAdministrator
+//	shop/mixed:1.0              index 20348 (ContainerUser) + 26100 (no user)
 func (s *Server) Fixtures() (map[string]string, error) {
 	out := map[string]string{}
 	var errs []error
@@ -35,6 +38,9 @@ func (s *Server) Fixtures() (map[string]string, error) {
 	push("web", "shop/web:2.0", index(Linux("amd64"), Linux("arm64"), Windows("10.0.20348.2966")))
 	push("busybox", "tools/busybox:1.36", single(Linux("amd64")))
 	push("private", "private/app:1.0", index(Windows("10.0.20348.2966"), Windows("10.0.26100.2605")))
+	push("nano", "windows/nanoserver:ltsc2022", single(Windows("10.0.20348.2966").As("ContainerUser")))
+	push("admin", "shop/admin:1.0", index(Windows("10.0.20348.2966").As("ContainerAdministrator"), Windows("10.0.26100.2605").As("ContainerAdministrator")))
+	push("mixed", "shop/mixed:1.0", index(Windows("10.0.20348.2966").As("ContainerUser"), Windows("10.0.26100.2605")))
 	errs = append(errs, s.PushArtifact("charts/web:0.1.0"))
 	out["chart"] = s.Host + "/charts/web:0.1.0"
 	return out, errors.Join(errs...)

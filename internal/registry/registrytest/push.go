@@ -17,15 +17,23 @@ import (
 
 func nopLogger() *log.Logger { return log.New(io.Discard, "", 0) }
 
-// Platform is one image to push: os/arch, os.version and os.features.
+// Platform is one image to push: os/arch, os.version and os.features,
+// and the user its config names ("" for none).
 type Platform struct {
 	OS, Arch, OSVersion string
 	Features            []string
+	User                string
 }
 
 // Windows is a windows/amd64 platform of the given os.version.
 func Windows(osVersion string, features ...string) Platform {
 	return Platform{OS: "windows", Arch: "amd64", OSVersion: osVersion, Features: features}
+}
+
+// As is p with its config's user set to user.
+func (p Platform) As(user string) Platform {
+	p.User = user
+	return p
 }
 
 // Linux is a linux platform of the given architecture.
@@ -45,6 +53,7 @@ func image(p Platform, seed int64) (v1.Image, error) {
 	cf = cf.DeepCopy()
 	cf.OS, cf.Architecture, cf.OSVersion, cf.OSFeatures = p.OS, p.Arch, p.OSVersion, p.Features
 	cf.Config.Labels = map[string]string{"seed": fmt.Sprint(seed)}
+	cf.Config.User = p.User
 	return mutate.ConfigFile(img, cf)
 }
 

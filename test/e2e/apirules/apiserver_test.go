@@ -37,6 +37,7 @@ func predicted(msg string) bool {
 		"windows options cannot be set for a linux pod",
 		"hostProcess", "runAsUserName", "gmsaCredentialSpec",
 		"cannot be set for a windows pod", "may not be set for a windows pod",
+		"`selector` does not match template `labels`",
 	} {
 		if strings.Contains(msg, s) {
 			return true

@@ -1,0 +1,71 @@
+package rules
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// RetiredWindowsImage: Microsoft's retired Docker Hub repositories.
+var RetiredWindowsImage = &rule.Rule{
+	ID:       "retired-windows-image",
+	Title:    "Image from Microsoft's retired Docker Hub repositories",
+	Severity: rule.Warning,
+	Category: rule.Images,
+	Doc: rule.Doc{
+		What: "Reports containers whose image is in one of Microsoft's retired Docker Hub repositories (microsoft/windowsservercore, microsoft/nanoserver, microsoft/iis) with a tag that names no Windows build (latest, or none), naming the mcr.microsoft.com repository that replaced it. A tag that names a build (1709, ltsc2016) is left to the build rules (sac-image-eol, image-build-mismatch, windows-build-unsupported).",
+		Why:  "Microsoft moved its Windows base images to the Microsoft Container Registry in 2018 and publishes no new tags on Docker Hub: the images there are Windows Server 2016 and Semi-Annual Channel builds without security updates, which no supported Windows node runs with process isolation. An untagged reference (microsoft/iis) pulls whatever latest was when the repository was frozen.",
+		Fix:  "Use the image's mcr.microsoft.com repository with a tag for your nodes' build, e.g. mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022.",
+		Sources: []string{
+			"Microsoft Learn: Container base images (virtualization/windowscontainers/manage-containers/container-base-images): the base images are published to mcr.microsoft.com",
+			"hub.docker.com/r/microsoft/windowsservercore, /r/microsoft/nanoserver, /r/microsoft/iis (deprecated; moved to mcr.microsoft.com)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
+			to, _, ok := p.Model.MovedRepo(c.Image)
+			if !ok || p.Model.ParseImage(c.Image).Build != nil {
+				// A tag that names a build is judged by the build rules
+				// (sac-image-eol, image-build-mismatch), with the new
+				// address in their fix: one cause, one finding.
+				return
+			}
+			p.Report(rule.Finding{Path: rule.Path(cp.Child("image")),
+				Message: fmt.Sprintf("image %q is in Microsoft's retired Docker Hub repository, which gets no new tags or security updates; its images moved to %s", c.Image, to),
+				Hint:    fmt.Sprintf("use %s with a tag for your nodes' Windows build", to)})
+		})
+	},
+}
+
+// WindowsImageTagUnpublished: a tag the repository never published.
+var WindowsImageTagUnpublished = &rule.Rule{
+	ID:       "windows-image-tag-unpublished",
+	Title:    "Windows image tag that the repository does not publish",
+	Severity: rule.Error,
+	Category: rule.Images,
+	Doc: rule.Doc{
+		What: "Reports Windows base image references whose tag names a build in a form the repository never published: mcr.microsoft.com/windows/nanoserver:ltsc2019 (Nano Server for Windows Server 2019 is tagged 1809). HostProcess containers are reported too: the kubelet pulls their image like any other.",
+		Why:  "The registry has no such manifest: the pull fails with `manifest unknown` and the pod stays in ErrImagePull / ImagePullBackOff. The mistake is natural, since Server Core is tagged ltsc2019.",
+		Fix:  "Use the published tag (winkube fix does): mcr.microsoft.com/windows/nanoserver:1809.",
+		Sources: []string{
+			"mcr.microsoft.com/v2/windows/nanoserver/tags/list (1809, ltsc2022, ltsc2025; no ltsc2019)",
+			"Microsoft Learn: Windows container version compatibility (Nano Server 2019 is 1809)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
+			fixed, _, ok := p.Model.UnpublishedTag(c.Image)
+			if !ok {
+				return
+			}
+			path := rule.Path(cp.Child("image"))
+			p.Report(rule.Finding{Path: path,
+				Message: fmt.Sprintf("image %q does not exist: the repository tags this build %q; the pull fails with manifest unknown", c.Image, fixed),
+				Fix:     &rule.Fix{Title: "use " + fixed, Safe: true, Edits: []rule.Edit{{Op: rule.Set, Path: path, Value: fixed}}}})
+		})
+	},
+}
