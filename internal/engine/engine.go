@@ -135,6 +135,7 @@ type run struct {
 	rcSeq     map[string]int // input position of each class kept: the first wins
 	deferred  []deferredWorkload
 	services  []*manifest.Object
+	policies  []*manifest.Object                      // NetworkPolicies, kept like Services
 	seqOf     map[*manifest.Object]int                // input position of every Service, for Corpus findings
 	raw       map[*manifest.Object]*manifest.Document // the text of objects kept without their node tree
 	summaries []rule.Summary
@@ -231,7 +232,7 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document, ph map
 			r.rcs[rc.Name], r.rcSeq[rc.Name] = rc, seq
 		}
 	}
-	if o.Kind == "Service" && o.Typed != nil {
+	if (o.Kind == "Service" || o.Kind == "NetworkPolicy") && o.Typed != nil {
 		keep := o
 		if doc != nil {
 			light := *o
@@ -239,7 +240,11 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document, ph map
 			keep = &light
 			r.raw[keep] = doc
 		}
-		r.services = append(r.services, keep)
+		if o.Kind == "Service" {
+			r.services = append(r.services, keep)
+		} else {
+			r.policies = append(r.policies, keep)
+		}
 		r.seqOf[keep] = seq
 	}
 	r.mu.Unlock()
@@ -302,7 +307,7 @@ func (r *run) checkWorkload(seq int, o *manifest.Object, w *manifest.Workload) [
 	r.hold(seq, hs)
 	ns := o.Namespace
 	r.mu.Lock()
-	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS})
+	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS, Replicas: w.Replicas})
 	r.evidence.count(&facts)
 	r.mu.Unlock()
 	return out

@@ -18,6 +18,7 @@ var serviceRules = []*rule.Rule{
 	WindowsServiceSessionAffinity,
 	WindowsServiceSessionAffinityTimeout,
 	WindowsServiceIPv6SingleStack,
+	WindowsDNSPartialName,
 	GMSAMissingCredentialSpecName,
 }
 
