@@ -25,7 +25,7 @@ type CNIFacts struct {
 	// does not translate ICMP for it, so a ping leaving the pod network
 	// gets no answer. False when not documented either way.
 	DropsOutboundICMP bool
-	Source       string
+	Source            string
 }
 
 var (

@@ -19,6 +19,8 @@ var serviceRules = []*rule.Rule{
 	WindowsServiceSessionAffinityTimeout,
 	WindowsServiceIPv6SingleStack,
 	WindowsDNSPartialName,
+	WindowsNetworkPolicyNotEnforced,
+	WindowsICMPOutbound,
 	GMSAMissingCredentialSpecName,
 }
 
