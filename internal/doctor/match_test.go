@@ -63,6 +63,9 @@ func TestPatterns(t *testing.T) {
 		{"0/3 nodes are available: 3 Insufficient memory.", InsufficientResources},
 		{`Liveness probe failed: Get "http://10.0.0.1:80/": connection refused`, SlowStartKilledByLiveness},
 		{"The node was low on resource: memory. ", Evicted},
+		{"Invoke-WebRequest : The remote name could not be resolved: 'backend.shop'", DNSResolutionFailure},
+		{"Unhandled exception. System.Net.Http.HttpRequestException: No such host is known. (sql.data.svc:1433)", DNSResolutionFailure},
+		{"curl: (6) Could not resolve host: backend.shop.svc", DNSResolutionFailure},
 	}
 	for _, tt := range tests {
 		if _, ok := anyMatch(tt.msg, tt.cause.Patterns); !ok {

@@ -135,6 +135,7 @@ var matchers = map[string]matcher{
 	SlowImagePull.ID:                slowPull,
 	OOMKilled.ID:                    oomKilled,
 	Evicted.ID:                      evicted,
+	DNSResolutionFailure.ID:         dnsFailure,
 	ReadinessProbeFailing.ID:        readiness,
 }
 

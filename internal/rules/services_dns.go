@@ -19,7 +19,7 @@ var WindowsDNSPartialName = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.Networking,
 	Doc: rule.Doc{
-		What: "Reports, in a Windows workload's container command, args, env values, probes (exec commands, httpGet and tcpSocket hosts) and lifecycle exec hooks, host names of the form service.namespace.svc (always a Service name) and service.namespace where the input holds that Service in that namespace, or the API server's kubernetes.default. Names in URLs, host:port pairs and connection strings are found; a path segment (/orders.v1.svc) is not a host and is skipped. Linux workloads are not checked: their resolver expands these names through its search list.",
+		What: "Reports, in a Windows workload's container command, args, env values, exec probes and exec lifecycle hooks, host names of the form service.namespace.svc (always a Service name) and service.namespace where the input holds that Service in that namespace, or the API server's kubernetes.default. Names in URLs, host:port pairs and connection strings are found; a path segment (/orders.v1.svc) is not a host and is skipped, and so are httpGet and tcpSocket hosts, which the kubelet resolves on the node, not the pod. Linux workloads are not checked: their resolver expands these names through its search list.",
 		Why:  "A Windows pod has one DNS suffix, the one of its namespace (shop.svc.cluster.local), and treats every name with a dot as fully qualified, so it does not try the suffix. From a Windows pod backend and backend.shop.svc.cluster.local resolve, but backend.shop and backend.shop.svc do not, while the same manifest works on Linux.",
 		Fix:  "Write the fully qualified name with the cluster's domain (service.namespace.svc.cluster.local, or the profile's clusterDomain); winkube fix does, as a safe fix when the cluster profile names its clusterDomain. A Service in the pod's own namespace can also be named without a dot.",
 		Sources: []string{
@@ -95,7 +95,7 @@ func visitHostStrings(spec *corev1.PodSpec, specPath *field.Path, fn hostVisitor
 				continue
 			}
 			at, where := cp.Child(pr.name), fmt.Sprintf("the %s of %s", pr.name, in)
-			visitHandlerStrings(pr.probe.Exec, pr.probe.HTTPGet, pr.probe.TCPSocket, at, where, fn)
+			visitExec(pr.probe.Exec, at, where, fn)
 		}
 		if c.Lifecycle != nil {
 			for _, h := range []struct {
@@ -103,22 +103,19 @@ func visitHostStrings(spec *corev1.PodSpec, specPath *field.Path, fn hostVisitor
 				handler *corev1.LifecycleHandler
 			}{{"postStart", c.Lifecycle.PostStart}, {"preStop", c.Lifecycle.PreStop}} {
 				if h.handler != nil {
-					visitHandlerStrings(h.handler.Exec, h.handler.HTTPGet, h.handler.TCPSocket, cp.Child("lifecycle", h.name), fmt.Sprintf("the %s hook of %s", h.name, in), fn)
+					visitExec(h.handler.Exec, cp.Child("lifecycle", h.name), fmt.Sprintf("the %s hook of %s", h.name, in), fn)
 				}
 			}
 		}
 	})
 }
 
-func visitHandlerStrings(exec *corev1.ExecAction, get *corev1.HTTPGetAction, tcp *corev1.TCPSocketAction, at *field.Path, where string, fn hostVisitor) {
+// visitExec visits an exec handler's command. httpGet and tcpSocket hosts
+// are left out: the kubelet connects to them from the node, with the
+// node's resolver, not the pod's.
+func visitExec(exec *corev1.ExecAction, at *field.Path, where string, fn hostVisitor) {
 	if exec != nil {
 		visitList(at.Child("exec", "command"), where, exec.Command, fn)
-	}
-	if get != nil && get.Host != "" {
-		fn(at.Child("httpGet", "host"), where, get.Host)
-	}
-	if tcp != nil && tcp.Host != "" {
-		fn(at.Child("tcpSocket", "host"), where, tcp.Host)
 	}
 }
 
