@@ -136,6 +136,7 @@ type run struct {
 	deferred  []deferredWorkload
 	services  []*manifest.Object
 	policies  []*manifest.Object                      // NetworkPolicies, kept like Services
+	configs   []*manifest.Object                      // ConfigMaps, kept like Services
 	seqOf     map[*manifest.Object]int                // input position of every Service, for Corpus findings
 	raw       map[*manifest.Object]*manifest.Document // the text of objects kept without their node tree
 	summaries []rule.Summary
@@ -232,7 +233,7 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document, ph map
 			r.rcs[rc.Name], r.rcSeq[rc.Name] = rc, seq
 		}
 	}
-	if (o.Kind == "Service" || o.Kind == "NetworkPolicy") && o.Typed != nil {
+	if (o.Kind == "Service" || o.Kind == "NetworkPolicy" || o.Kind == "ConfigMap") && o.Typed != nil {
 		keep := o
 		if doc != nil {
 			light := *o
@@ -240,10 +241,13 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document, ph map
 			keep = &light
 			r.raw[keep] = doc
 		}
-		if o.Kind == "Service" {
+		switch o.Kind {
+		case "Service":
 			r.services = append(r.services, keep)
-		} else {
+		case "NetworkPolicy":
 			r.policies = append(r.policies, keep)
+		default:
+			r.configs = append(r.configs, keep)
 		}
 		r.seqOf[keep] = seq
 	}
@@ -307,7 +311,7 @@ func (r *run) checkWorkload(seq int, o *manifest.Object, w *manifest.Workload) [
 	r.hold(seq, hs)
 	ns := o.Namespace
 	r.mu.Lock()
-	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS, Replicas: w.Replicas})
+	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS, Replicas: w.Replicas, ConfigMaps: configMapRefs(w.Spec)})
 	r.evidence.count(&facts)
 	r.mu.Unlock()
 	return out

@@ -58,6 +58,7 @@ var typedKinds = map[groupKind]func() any{
 	{"", "Pod"}:                            func() any { return new(corev1.Pod) },
 	{"", "ReplicationController"}:          func() any { return new(corev1.ReplicationController) },
 	{"", "Service"}:                        func() any { return new(corev1.Service) },
+	{"", "ConfigMap"}:                      func() any { return new(corev1.ConfigMap) },
 	{"", "Node"}:                           func() any { return new(corev1.Node) },
 	{"", "PersistentVolume"}:               func() any { return new(corev1.PersistentVolume) },
 	{"", "PersistentVolumeClaim"}:          func() any { return new(corev1.PersistentVolumeClaim) },

@@ -168,14 +168,18 @@ type Summary struct {
 	// Replicas is the workload's manifest.Workload.Replicas (0 for a
 	// DaemonSet: one per node).
 	Replicas int32
+	// ConfigMaps names the ConfigMaps the pods read: volumes (projected
+	// too), envFrom and configMapKeyRef.
+	ConfigMaps []string
 }
 
-// CorpusPass is what a Corpus rule sees: every Service and NetworkPolicy
-// object and a summary of every workload.
+// CorpusPass is what a Corpus rule sees: every Service, NetworkPolicy and
+// ConfigMap object and a summary of every workload.
 type CorpusPass struct {
 	Rule            *Rule
 	Services        []*manifest.Object
 	NetworkPolicies []*manifest.Object
+	ConfigMaps      []*manifest.Object
 	Workloads       []Summary
 	Cluster         *cluster.Cluster
 	Model           winsupport.Model

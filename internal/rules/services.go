@@ -19,6 +19,7 @@ var serviceRules = []*rule.Rule{
 	WindowsServiceSessionAffinityTimeout,
 	WindowsServiceIPv6SingleStack,
 	WindowsDNSPartialName,
+	WindowsDNSPartialNameConfig,
 	WindowsNetworkPolicyNotEnforced,
 	WindowsICMPOutbound,
 	GMSAMissingCredentialSpecName,
