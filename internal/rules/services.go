@@ -22,6 +22,7 @@ var serviceRules = []*rule.Rule{
 	WindowsDNSPartialNameConfig,
 	WindowsNetworkPolicyNotEnforced,
 	WindowsICMPOutbound,
+	WindowsServiceBackendLimit,
 	GMSAMissingCredentialSpecName,
 }
 
