@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/svcname"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -34,15 +35,15 @@ var WindowsDNSPartialName = &rule.Rule{
 		domain := p.Cluster.Domain()
 		safe := p.Cluster.ClusterDomain != ""
 		visitHostStrings(p.Workload.Spec, p.Workload.SpecPath, func(path *field.Path, where, value string) {
-			names := partialNames(value, domain)
+			names := svcname.PartialNames(value, domain)
 			if len(names) == 0 {
 				return
 			}
 			f := rule.Finding{Path: rule.Path(path)}
 			p.Later(f, func(in *rule.Evidence, f *rule.Finding) bool {
-				var kept []partialName
+				var kept []svcname.Name
 				for _, n := range names {
-					if n.always || in.Services[rule.ServiceKey(n.namespace, n.service)] {
+					if n.Always || in.Services[rule.ServiceKey(n.Namespace, n.Service)] {
 						kept = append(kept, n)
 					}
 				}
@@ -52,10 +53,10 @@ var WindowsDNSPartialName = &rule.Rule{
 				fixed, named := value, make([]string, 0, len(kept))
 				for i := len(kept) - 1; i >= 0; i-- {
 					n := kept[i]
-					fixed = fixed[:n.start] + n.fqdn + fixed[n.end:]
+					fixed = fixed[:n.Start] + n.FQDN + fixed[n.End:]
 				}
 				for _, n := range kept {
-					named = append(named, fmt.Sprintf("%q (use %s)", n.name, n.fqdn))
+					named = append(named, fmt.Sprintf("%q (use %s)", n.Name, n.FQDN))
 				}
 				f.Message = fmt.Sprintf("%s names %s: a Windows pod treats a name with a dot as fully qualified and has only its namespace's DNS suffix, so the name does not resolve", where, strings.Join(named, ", "))
 				f.Hint = "write the fully qualified Service name with the cluster domain " + domain
@@ -117,98 +118,4 @@ func visitExec(exec *corev1.ExecAction, at *field.Path, where string, fn hostVis
 	if exec != nil {
 		visitList(at.Child("exec", "command"), where, exec.Command, fn)
 	}
-}
-
-// partialName is a Service name in a string that Windows does not expand.
-type partialName struct {
-	name, service, namespace string
-	fqdn                     string
-	start, end               int // of name in the string
-	// always: the name is a Service name whatever the input holds
-	// (service.namespace.svc, kubernetes.default); otherwise it is one
-	// only if the input has the Service.
-	always bool
-}
-
-// partialNames finds the host names in s that name a Service by a
-// partially qualified name: service.namespace, service.namespace.svc and
-// service.namespace.svc.<first label of the domain>.
-func partialNames(s, domain string) []partialName {
-	var out []partialName
-	first, _, _ := strings.Cut(domain, ".")
-	for _, t := range hostTokens(s) {
-		labels := strings.Split(t.text, ".")
-		if !serviceLabel(labels[0]) || !dnsLabels(labels[1:]) {
-			continue
-		}
-		n := partialName{name: t.text, service: labels[0], namespace: labels[1], start: t.start, end: t.end}
-		switch {
-		case len(labels) == 2:
-			n.always = t.text == "kubernetes.default"
-		case len(labels) == 3 && labels[2] == "svc":
-			n.always = true
-		case len(labels) == 4 && labels[2] == "svc" && labels[3] == first && first != domain:
-			n.always = true
-		default:
-			continue
-		}
-		n.fqdn = n.service + "." + n.namespace + ".svc." + domain
-		out = append(out, n)
-	}
-	return out
-}
-
-type hostToken struct {
-	text       string
-	start, end int
-}
-
-// hostTokens splits s into the runs of characters a DNS name is made of,
-// dropping runs that are path segments (after a single "/") or that hold
-// an upper-case letter, an underscore or an empty label.
-func hostTokens(s string) []hostToken {
-	var out []hostToken
-	i := 0
-	for i < len(s) {
-		if !nameChar(s[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && nameChar(s[j]) {
-			j++
-		}
-		text := strings.TrimRight(s[i:j], ".")
-		pathSegment := i > 0 && s[i-1] == '/' && (i < 2 || s[i-2] != '/')
-		if !pathSegment && strings.Contains(text, ".") && !strings.Contains(text, "..") && !strings.HasPrefix(text, ".") {
-			out = append(out, hostToken{text: text, start: i, end: i + len(text)})
-		}
-		i = j
-	}
-	return out
-}
-
-func nameChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c >= 'A' && c <= 'Z' || c == '_'
-}
-
-// serviceLabel: a Service name is a DNS-1035 label (it starts with a letter).
-func serviceLabel(l string) bool {
-	return l != "" && l[0] >= 'a' && l[0] <= 'z' && dnsLabels([]string{l})
-}
-
-// dnsLabels: lower-case DNS-1123 labels.
-func dnsLabels(ls []string) bool {
-	for _, l := range ls {
-		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
-			return false
-		}
-		for k := 0; k < len(l); k++ {
-			c := l[k]
-			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/svcname"
 	"github.com/winkube/winkube/internal/target"
 )
 
@@ -50,10 +51,10 @@ var WindowsDNSPartialNameConfig = &rule.Rule{
 			sort.Strings(keys)
 			for _, k := range keys {
 				var named []string
-				for _, n := range partialNames(cm.Data[k], domain) {
-					if n.always || services[rule.ServiceKey(n.namespace, n.service)] {
-						line := strings.Count(cm.Data[k][:n.start], "\n") + 1
-						named = append(named, fmt.Sprintf("%q on line %d (use %s)", n.name, line, n.fqdn))
+				for _, n := range svcname.PartialNames(cm.Data[k], domain) {
+					if n.Always || services[rule.ServiceKey(n.Namespace, n.Service)] {
+						line := strings.Count(cm.Data[k][:n.Start], "\n") + 1
+						named = append(named, fmt.Sprintf("%q on line %d (use %s)", n.Name, line, n.FQDN))
 					}
 				}
 				if len(named) == 0 {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/svcname"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -176,7 +177,7 @@ func outsideCluster(t, domain string) bool {
 		return false
 	}
 	labels := strings.Split(t, ".")
-	if !dnsLabels(labels) || isNumber(labels[len(labels)-1]) {
+	if !svcname.Labels(labels) || isNumber(labels[len(labels)-1]) {
 		return false
 	}
 	return !strings.HasSuffix(t, "."+domain) && !strings.HasSuffix(t, ".local") && !strings.HasSuffix(t, ".svc") && !strings.HasSuffix(t, ".internal")
