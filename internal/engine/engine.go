@@ -13,6 +13,7 @@ import (
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/svcname"
 	"github.com/winkube/winkube/internal/target"
 	"github.com/winkube/winkube/internal/winsupport"
 )
@@ -311,7 +312,7 @@ func (r *run) checkWorkload(seq int, o *manifest.Object, w *manifest.Workload) [
 	r.hold(seq, hs)
 	ns := o.Namespace
 	r.mu.Lock()
-	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS, Replicas: w.Replicas, ConfigMaps: configMapRefs(w.Spec)})
+	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS, Replicas: w.Replicas, ConfigMaps: svcname.ConfigMaps(w.Spec)})
 	r.evidence.count(&facts)
 	r.mu.Unlock()
 	return out

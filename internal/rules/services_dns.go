@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/svcname"
-	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // WindowsDNSPartialName: a Service name with a dot that is not fully
@@ -34,7 +32,7 @@ var WindowsDNSPartialName = &rule.Rule{
 		}
 		domain := p.Cluster.Domain()
 		safe := p.Cluster.ClusterDomain != ""
-		visitHostStrings(p.Workload.Spec, p.Workload.SpecPath, func(path *field.Path, where, value string) {
+		svcname.Visit(p.Workload.Spec, p.Workload.SpecPath, func(path *field.Path, where, value string) {
 			names := svcname.PartialNames(value, domain)
 			if len(names) == 0 {
 				return
@@ -65,57 +63,4 @@ var WindowsDNSPartialName = &rule.Rule{
 			})
 		})
 	},
-}
-
-type hostVisitor func(path *field.Path, where, value string)
-
-// visitList calls fn with each item of a list of strings.
-func visitList(at *field.Path, where string, items []string, fn hostVisitor) {
-	for i, s := range items {
-		fn(at.Index(i), where, s)
-	}
-}
-
-// visitHostStrings calls fn with every string of the pod spec's
-// containers where a host name of a connection may be written.
-func visitHostStrings(spec *corev1.PodSpec, specPath *field.Path, fn hostVisitor) {
-	winsupport.VisitContainers(spec, specPath, func(c *corev1.Container, cp *field.Path) {
-		in := fmt.Sprintf("container %q", c.Name)
-		visitList(cp.Child("command"), "the command of "+in, c.Command, fn)
-		visitList(cp.Child("args"), "the args of "+in, c.Args, fn)
-		for i, e := range c.Env {
-			if e.Value != "" {
-				fn(cp.Child("env").Index(i).Child("value"), fmt.Sprintf("env %s of %s", e.Name, in), e.Value)
-			}
-		}
-		for _, pr := range []struct {
-			name  string
-			probe *corev1.Probe
-		}{{"livenessProbe", c.LivenessProbe}, {"readinessProbe", c.ReadinessProbe}, {"startupProbe", c.StartupProbe}} {
-			if pr.probe == nil {
-				continue
-			}
-			at, where := cp.Child(pr.name), fmt.Sprintf("the %s of %s", pr.name, in)
-			visitExec(pr.probe.Exec, at, where, fn)
-		}
-		if c.Lifecycle != nil {
-			for _, h := range []struct {
-				name    string
-				handler *corev1.LifecycleHandler
-			}{{"postStart", c.Lifecycle.PostStart}, {"preStop", c.Lifecycle.PreStop}} {
-				if h.handler != nil {
-					visitExec(h.handler.Exec, cp.Child("lifecycle", h.name), fmt.Sprintf("the %s hook of %s", h.name, in), fn)
-				}
-			}
-		}
-	})
-}
-
-// visitExec visits an exec handler's command. httpGet and tcpSocket hosts
-// are left out: the kubelet connects to them from the node, with the
-// node's resolver, not the pod's.
-func visitExec(exec *corev1.ExecAction, at *field.Path, where string, fn hostVisitor) {
-	if exec != nil {
-		visitList(at.Child("exec", "command"), where, exec.Command, fn)
-	}
 }
