@@ -105,3 +105,47 @@ func knownTLD(l string) bool {
 	}
 	return len(l) == 2 // country codes
 }
+
+const srcWinsock = "learn.microsoft.com/windows/win32/winsock/windows-sockets-error-codes-2 (WSAETIMEDOUT 10060: A connection attempt failed because the connected party did not properly respond after a period of time; WSAECONNREFUSED 10061: No connection could be made because the target machine actively refused it)"
+
+// ServiceUnreachable: a Windows pod's connections to a Service time out
+// or are refused.
+var ServiceUnreachable = &Cause{
+	ID: "service-unreachable-from-windows", Title: "The Windows pod's connections time out or are refused",
+	Explain: "A container on a Windows node reports connections that time out or are refused. When the name resolved, the traffic is lost in the node's data plane: kube-proxy programs each Service as an HNS load balancer policy and the virtual switch (VFP) applies it; a Service without its load balancer on the node, a missing endpoint, or an OutBoundNAT policy whose exception list misses the pod CIDR, the service CIDR or (for l2bridge) the node subnet sends the packets out NATed to the node's address, where nothing answers. ICMP (ping) proves nothing here: the Windows data plane does not translate it out of the pod network.",
+	Steps: []string{
+		"Test the Service over TCP from inside the pod with Test-NetConnection, by its fully qualified name and by its ClusterIP.",
+		"Check the Service has endpoints (kubectl get endpointslices) and that kube-proxy runs on the node.",
+		"On the node, check that an HNS load balancer policy exists for the Service's ClusterIP (Get-HnsPolicyList) and that its endpoints are the Service's pods.",
+		"Check the OutBoundNAT exceptions of the node's CNI config cover the pod CIDR, the service CIDR and, for l2bridge, the node subnet (winkube nodeconfig check reports cni-outbound-nat-exceptions).",
+		"Inspect the pod's switch port rules with vfpctrl: a NAT rule matching the Service's traffic shows it leaving NATed.",
+	},
+	Commands: []Command{
+		kubectl(`kubectl exec -n {ns} {pod} -c {container} -- powershell -Command "Test-NetConnection SERVICE.NAMESPACE.svc.cluster.local -Port PORT"`),
+		kubectl("kubectl get svc,endpointslices -A -o wide"),
+		kubectl("kubectl get pods -A -o wide --field-selector spec.nodeName={node}"),
+		onNode("Get-HnsPolicyList | Select-Object Id, @{n='VIPs';e={$_.Policies.VIPs}}, @{n='Endpoints';e={$_.References}}"),
+		onNode(`Get-Content C:\etc\cni\net.d\*`),
+		onNode("vfpctrl /list-vmswitch-port"),
+		onNode("vfpctrl /port PORT-NAME /list-rule"),
+	},
+	Patterns: []Pattern{
+		{Text: "connected party did not properly respond after a period of time", Runtime: "windows", Source: srcWinsock},
+		{Text: "No connection could be made because the target machine actively refused it", Runtime: "windows", Source: srcWinsock},
+		{Text: "Unable to connect to the remote server", Runtime: "windows", Source: "learn.microsoft.com/dotnet/api/system.net.webexceptionstatus (ConnectFailure)"},
+	},
+	Sources: []string{
+		srcWinsock,
+		"kubernetes.io/docs/concepts/services-networking/windows-networking (Load balancing and Services; Limitations: ICMP)",
+		"kubernetes.io/docs/tasks/debug/debug-cluster/windows, Network troubleshooting (OutBoundNAT ExceptionList in the CNI config; ICMP to external hosts)",
+	},
+}
+
+// serviceUnreachable matches on Windows nodes only: the runbook is
+// Windows'.
+func serviceUnreachable(c *podCtx) (hit, bool) {
+	if c.nodeOS != "windows" {
+		return hit{}, false
+	}
+	return found(72, c.find(ServiceUnreachable.Patterns, func(e Evidence) bool { return !e.sandbox }))
+}

@@ -41,3 +41,18 @@ func TestDNSFailure(t *testing.T) {
 		})
 	}
 }
+
+func TestServiceUnreachable(t *testing.T) {
+	t.Parallel()
+	msg := "Readiness probe failed: Invoke-WebRequest : Unable to connect to the remote server"
+	for _, tt := range []struct {
+		nodeOS string
+		want   bool
+	}{{"windows", true}, {"linux", false}} {
+		c := &podCtx{pod: &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop"}}, nodeOS: tt.nodeOS, state: "NotReady",
+			evidence: []Evidence{{Source: "event", Reason: "Unhealthy", Message: msg}}}
+		if _, ok := serviceUnreachable(c); ok != tt.want {
+			t.Errorf("on %s: matched %v, want %v", tt.nodeOS, ok, tt.want)
+		}
+	}
+}

@@ -66,6 +66,9 @@ func TestPatterns(t *testing.T) {
 		{"Invoke-WebRequest : The remote name could not be resolved: 'backend.shop'", DNSResolutionFailure},
 		{"Unhandled exception. System.Net.Http.HttpRequestException: No such host is known. (sql.data.svc:1433)", DNSResolutionFailure},
 		{"curl: (6) Could not resolve host: backend.shop.svc", DNSResolutionFailure},
+		{"Invoke-WebRequest : Unable to connect to the remote server", ServiceUnreachable},
+		{"System.Net.Sockets.SocketException (10060): A connection attempt failed because the connected party did not properly respond after a period of time", ServiceUnreachable},
+		{"No connection could be made because the target machine actively refused it. (10.0.0.12:8080)", ServiceUnreachable},
 	}
 	for _, tt := range tests {
 		if _, ok := anyMatch(tt.msg, tt.cause.Patterns); !ok {

@@ -136,6 +136,7 @@ var matchers = map[string]matcher{
 	OOMKilled.ID:                    oomKilled,
 	Evicted.ID:                      evicted,
 	DNSResolutionFailure.ID:         dnsFailure,
+	ServiceUnreachable.ID:           serviceUnreachable,
 	ReadinessProbeFailing.ID:        readiness,
 }
 
