@@ -81,6 +81,10 @@ type Pool struct {
 	// nil takes what is known of CNI (EnforcesNetworkPolicy), and unknown
 	// is never reported as a problem.
 	NetworkPolicy *bool `json:"networkPolicy,omitempty"`
+	// KubeProxyDSR says whether kube-proxy on the pool's nodes runs with
+	// Direct Server Return (KubeProxyConfiguration winkernel.enableDSR, or
+	// --enable-dsr); nil when unknown.
+	KubeProxyDSR *bool `json:"kubeProxyDSR,omitempty"`
 }
 
 // DefaultSandboxImage is containerd v2's default sandbox_image
