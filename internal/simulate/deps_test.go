@@ -130,3 +130,60 @@ func TestDependencies(t *testing.T) {
 		t.Errorf("dependencies (-want +got):\n%s", d)
 	}
 }
+
+// An egress policy over the Windows client blocks it only where its pool
+// enforces NetworkPolicy.
+func TestDependenciesEgress(t *testing.T) {
+	t.Parallel()
+	const in = `
+apiVersion: v1
+kind: Service
+metadata: {name: backend, namespace: shop}
+spec:
+  selector: {app: backend}
+  ports: [{port: 8080}]
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: no-egress, namespace: shop}
+spec:
+  podSelector: {matchLabels: {app: web}}
+  policyTypes: [Egress]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      os: {name: windows}
+      nodeSelector: {kubernetes.io/os: windows}
+      tolerations: [{key: os, operator: Exists}]
+      containers:
+      - name: web
+        image: mcr.microsoft.com/dotnet/aspnet:8.0-nanoserver-ltsc2022
+        resources: {requests: {cpu: 100m, memory: 64Mi}}
+        env: [{name: BACKEND, value: "http://backend:8080"}]
+`
+	for _, tt := range []struct {
+		cni, blocked, note string
+	}{
+		{"calico", "NetworkPolicy shop/no-egress lets it send nothing to the Service's pods", ""},
+		{"flannel", "", `NetworkPolicy shop/no-egress would block it, but pool "windows" does not enforce NetworkPolicy`},
+		{"", "NetworkPolicy shop/no-egress lets it send nothing to the Service's pods", `if pool "windows" enforces NetworkPolicy (unknown)`},
+	} {
+		c := cluster.Reference()
+		c.Pools[1].CNI = tt.cni
+		res := simulateOn(t, c, in, Input{Cluster: c})
+		if len(res.Dependencies) != 1 {
+			t.Fatalf("cni %q: dependencies %+v, want one", tt.cni, res.Dependencies)
+		}
+		d := res.Dependencies[0]
+		if !d.Resolves || d.Blocked != tt.blocked || d.Note != tt.note {
+			t.Errorf("cni %q: resolves %v, blocked %q, note %q; want blocked %q, note %q", tt.cni, d.Resolves, d.Blocked, d.Note, tt.blocked, tt.note)
+		}
+	}
+}
