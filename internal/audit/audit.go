@@ -101,13 +101,16 @@ func resolve(spec *corev1.PodSpec, w *manifest.Workload, s *live.Snapshot, c *cl
 	return target.Resolve(in)
 }
 
-// clusterOf is the cluster profile of the live nodes; without nodes (none
-// exist, or they may not be listed) the reference cluster stands in.
+// clusterOf is the cluster profile of the live nodes, with the Windows
+// pools' network plugins; without nodes (none exist, or they may not be
+// listed) the reference cluster stands in.
 func clusterOf(s *live.Snapshot) *cluster.Cluster {
 	if len(s.Nodes) == 0 {
 		return cluster.Reference()
 	}
-	return cluster.FromNodes(s.Nodes)
+	c := cluster.FromNodes(s.Nodes)
+	poolNetworks(s, c)
+	return c
 }
 
 // Run audits a snapshot.

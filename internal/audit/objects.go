@@ -86,8 +86,8 @@ func (o *Owners) Top(p *corev1.Pod) *manifest.Object {
 	return &manifest.Object{APIVersion: cur.apiVersion, Kind: cur.kind, Namespace: cur.meta.Namespace, Name: cur.meta.Name}
 }
 
-// TopLevel returns the workloads a user wrote and the Services, as
-// objects the engine reads, in a stable order: Deployments,
+// TopLevel returns the workloads a user wrote, the Services and the
+// NetworkPolicies, as objects the engine reads, in a stable order: Deployments,
 // StatefulSets, DaemonSets, CronJobs, then Jobs, ReplicaSets,
 // ReplicationControllers and Pods that no other object in the snapshot
 // controls.
@@ -131,6 +131,9 @@ func TopLevel(s *live.Snapshot, o *Owners) ([]*manifest.Object, error) {
 	}
 	for _, x := range s.Services {
 		add("v1", "Service", &x.ObjectMeta, x)
+	}
+	for _, x := range s.NetworkPolicies {
+		add("networking.k8s.io/v1", "NetworkPolicy", &x.ObjectMeta, x)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]

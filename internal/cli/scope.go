@@ -11,6 +11,7 @@ import (
 	"github.com/winkube/winkube/internal/cloudprofile"
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/config"
+	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
@@ -22,6 +23,7 @@ type scope struct {
 	configPath  string
 	clusterPath string
 	k8sVersion  string
+	nodeConfig  []string
 
 	cfg     *config.Config
 	cluster *cluster.Cluster
@@ -35,6 +37,7 @@ type scope struct {
 func (s *scope) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&s.configPath, "config", "", "config file (default ./"+config.FileName+" when present)")
 	f.StringVar(&s.clusterPath, "cluster", "", "built-in profile ("+strings.Join(cluster.ProfileNames(), ", ")+") or cluster file: a winkube Cluster, kubectl get nodes -o yaml, or node pools as code: an eksctl ClusterConfig, Terraform (.tf), an ARM template or Bicep file, Karpenter NodePools, a script (.sh, .ps1) of az/eksctl/aws/gcloud commands (default: the config's cluster, else the reference cluster, assumed)")
+	f.StringSliceVar(&s.nodeConfig, "node-config", nil, "a Windows node's configuration files or directory (CNI config, flannel net-conf.json, KubeProxyConfiguration): fill the Windows pools' cni and kubeProxyDSR the cluster profile leaves unknown")
 	f.StringVar(&s.k8sVersion, "kubernetes-version", "", fmt.Sprintf("Kubernetes version (%s to %s; default: the config's, else the cluster file's, else %s)", winsupport.Oldest, winsupport.Newest, winsupport.Newest))
 }
 
@@ -66,6 +69,11 @@ func (s *scope) resolve() error {
 			return usageError{err}
 		}
 		s.cluster = c
+	}
+	if len(s.nodeConfig) > 0 {
+		if err := s.fillFromNodeConfig(); err != nil {
+			return err
+		}
 	}
 	version := s.k8sVersion
 	if version == "" && s.cfg != nil {
@@ -143,4 +151,28 @@ func (s *scope) announce(w io.Writer, quiet bool) {
 		return
 	}
 	fmt.Fprintf(w, "checking against %s\n", s.cluster.Describe())
+}
+
+// fillFromNodeConfig reads --node-config and fills what the Windows pools
+// of the cluster leave unknown.
+func (s *scope) fillFromNodeConfig() error {
+	paths, err := nodeFiles(s.nodeConfig)
+	if err != nil {
+		return err
+	}
+	var files []*nodeconfig.File
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return usagef("--node-config: %v", err)
+		}
+		f, err := nodeconfig.Parse(p, data)
+		if err != nil {
+			return usagef("--node-config: %v", err)
+		}
+		files = append(files, f)
+	}
+	nodeconfig.Network(files).Fill(s.cluster)
+	s.cluster.Source += ", Windows pool network from --node-config"
+	return nil
 }

@@ -136,7 +136,7 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	nodes, pools := o.cluster.Nodes()
 	in := simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: o.model, Replicas: o.overrides, Max: o.max, Images: images,
-		Profile: o.profile, FullScoring: o.fullScoring, TieRuns: o.tieRuns}
+		Profile: o.profile, FullScoring: o.fullScoring, TieRuns: o.tieRuns, Cluster: o.cluster}
 	if cmd.Flags().Changed("seed") {
 		in.Seed = &o.seed
 	}

@@ -20,6 +20,9 @@ type Cluster struct {
 	Name              string `json:"name,omitempty"`
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
 	Pools             []Pool `json:"pools"`
+	// ClusterDomain is the DNS domain of the cluster's Services (the
+	// kubelet's clusterDomain); DefaultClusterDomain when empty.
+	ClusterDomain string `json:"clusterDomain,omitempty"`
 
 	// Observed holds the exact nodes when the cluster was read from Node
 	// objects (kubectl get nodes -o yaml); Pools are then derived from
@@ -72,6 +75,16 @@ type Pool struct {
 	// neither and reports hostPorts only for a pool whose profile says
 	// false.
 	CNIPortMappings *bool `json:"cniPortMappings,omitempty"`
+	// CNI names the pool's CNI plugin (see KnownCNIs); empty when unknown.
+	CNI string `json:"cni,omitempty"`
+	// NetworkPolicy says whether the pool's nodes enforce NetworkPolicy;
+	// nil takes what is known of CNI (EnforcesNetworkPolicy), and unknown
+	// is never reported as a problem.
+	NetworkPolicy *bool `json:"networkPolicy,omitempty"`
+	// KubeProxyDSR says whether kube-proxy on the pool's nodes runs with
+	// Direct Server Return (KubeProxyConfiguration winkernel.enableDSR, or
+	// --enable-dsr); nil when unknown.
+	KubeProxyDSR *bool `json:"kubeProxyDSR,omitempty"`
 }
 
 // DefaultSandboxImage is containerd v2's default sandbox_image

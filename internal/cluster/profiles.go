@@ -22,6 +22,10 @@ type Profile struct {
 	// pools, newest last; the profile's Windows pool runs the first.
 	Builds       []string
 	BuildsSource string
+	// CNI is the CNI plugin of the platform's Windows pools, "" when it is
+	// the user's choice; NetworkPolicy then follows from KnownCNIs.
+	CNI       string
+	CNISource string
 	// Versions says which Kubernetes versions the platform offers; the
 	// profile does not fix one: pass --kubernetes-version.
 	Versions string
@@ -34,10 +38,12 @@ var profiles = []Profile{
 	{Name: "reference", Title: "winkube's reference hybrid cluster",
 		Taint: &WindowsTaint, TaintSource: "seed 003 and the Kubernetes Windows guide (--register-with-taints='os=windows:NoSchedule'), the convention most Windows manifests tolerate",
 		Builds: []string{"10.0.20348"}, BuildsSource: "Windows Server 2022, the LTSC build every supported Kubernetes release runs",
-		Versions: "any supported release"},
+		CNISource: "the user's choice (kubernetes.io/docs/concepts/services-networking/windows-networking, Network modes), so NetworkPolicy enforcement is unknown",
+		Versions:  "any supported release"},
 	{Name: "aks", Title: "Azure Kubernetes Service",
 		TaintSource: "AKS adds no taint to Windows node pools unless --node-taints is given (learn.microsoft.com/azure/aks/use-node-taints; the AKS Windows quickstarts schedule with a nodeSelector only)",
 		Builds:      []string{"10.0.20348", "10.0.26100"}, BuildsSource: "AKS Windows Server 2022 and 2025 node images (learn.microsoft.com/azure/aks/windows-faq)",
+		CNI: "azure", CNISource: "AKS Windows node pools need Azure CNI (learn.microsoft.com/azure/aks/windows-faq); NetworkPolicy for Windows pods only with Azure Network Policy Manager (learn.microsoft.com/azure/aks/use-network-policies), so unknown",
 		Versions: "the AKS supported-versions calendar (learn.microsoft.com/azure/aks/supported-kubernetes-versions)"},
 	{Name: "eks", Title: "Amazon Elastic Kubernetes Service",
 		TaintSource: "EKS Windows AMIs register without a taint; the EKS best-practices guide recommends adding os=windows:NoSchedule yourself (aws.github.io/aws-eks-best-practices/windows/docs/scheduling)",
@@ -80,7 +86,7 @@ func Named(name string) (*Cluster, error) {
 		if p.Name != name {
 			continue
 		}
-		win := Pool{Name: "windows", Count: 2, OS: "windows", WindowsBuild: p.Builds[0], CPU: resource.MustParse("4"), Memory: resource.MustParse("16Gi"), MaxPods: 110}
+		win := Pool{Name: "windows", Count: 2, OS: "windows", WindowsBuild: p.Builds[0], CPU: resource.MustParse("4"), Memory: resource.MustParse("16Gi"), MaxPods: 110, CNI: p.CNI}
 		if p.Taint != nil {
 			win.Taints = []corev1.Taint{*p.Taint}
 		}

@@ -27,6 +27,11 @@ func (c *Cluster) Problems() []manifest.Problem {
 	if len(c.Pools) == 0 {
 		add("pools", "at least one pool is required")
 	}
+	if c.ClusterDomain != "" {
+		for _, msg := range validation.IsDNS1123Subdomain(c.Domain()) {
+			add("clusterDomain", "%q is not a DNS domain: %s", c.ClusterDomain, msg)
+		}
+	}
 	names := map[string]bool{}
 	total := 0
 	for i := range c.Pools {
@@ -61,6 +66,11 @@ func (c *Cluster) Problems() []manifest.Problem {
 			}
 		default:
 			add(at+".os", "must be linux or windows, got %q", p.OS)
+		}
+		if p.CNI != "" {
+			if _, ok := CNIOf(p.CNI); !ok {
+				add(at+".cni", "unknown CNI %q (known: %s); leave it empty when the CNI is another", p.CNI, knownCNINames())
+			}
 		}
 		errs = append(errs, p.resourceProblems(at)...)
 		for j, t := range p.Taints {

@@ -38,7 +38,7 @@ func Causes() []*Cause {
 		PodOSMismatch, PodLevelResourcesUnsupported,
 		PauseImageBuildMismatch, ImageBuildMismatch, LinuxImageOnWindows, WindowsImageOnLinux,
 		CNINetworkFailure, HostProcessIdentity, CommandNotFound, DLLNotFound,
-		SlowStartKilledByLiveness, SlowImagePull, OOMKilled, Evicted, ReadinessProbeFailing,
+		SlowStartKilledByLiveness, SlowImagePull, OOMKilled, Evicted, DNSResolutionFailure, ServiceUnreachable, ReadinessProbeFailing,
 		RuntimeEndpointUnreachable, SandboxNetworkSetupFailing, HNSLoadBalancerFailing, HNSNetworkMissing, FlannelWaitingForNetwork, SourceVIPProblem,
 		Unknown,
 	}

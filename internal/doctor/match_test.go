@@ -71,6 +71,12 @@ func TestPatterns(t *testing.T) {
 		{`E1127 03:58:01.123456    5120 proxier.go:231] "Unable to find HNS Network specified, please check network name and CNI deployment" err="Network name \"vxlan0\" not found" hnsNetworkName="vxlan0"`, HNSNetworkMissing},
 		{`E1127 03:58:01.123456    3344 main.go:335] Error registering network: timeout, failed to get management IP from HostComputeNetwork vxlan0: <nil>`, FlannelWaitingForNetwork},
 		{`E1127 03:58:01.123456    5120 server.go:558] "Error running ProxyServer" err="source-vip flag not set"`, SourceVIPProblem},
+		{"Invoke-WebRequest : The remote name could not be resolved: 'backend.shop'", DNSResolutionFailure},
+		{"Unhandled exception. System.Net.Http.HttpRequestException: No such host is known. (sql.data.svc:1433)", DNSResolutionFailure},
+		{"curl: (6) Could not resolve host: backend.shop.svc", DNSResolutionFailure},
+		{"Invoke-WebRequest : Unable to connect to the remote server", ServiceUnreachable},
+		{"System.Net.Sockets.SocketException (10060): A connection attempt failed because the connected party did not properly respond after a period of time", ServiceUnreachable},
+		{"No connection could be made because the target machine actively refused it. (10.0.0.12:8080)", ServiceUnreachable},
 	}
 	for _, tt := range tests {
 		if _, ok := anyMatch(tt.msg, tt.cause.Patterns); !ok {

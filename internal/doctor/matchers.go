@@ -137,6 +137,8 @@ var matchers = map[string]matcher{
 	SlowImagePull.ID:                slowPull,
 	OOMKilled.ID:                    oomKilled,
 	Evicted.ID:                      evicted,
+	DNSResolutionFailure.ID:         dnsFailure,
+	ServiceUnreachable.ID:           serviceUnreachable,
 	ReadinessProbeFailing.ID:        readiness,
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/svcname"
 	"github.com/winkube/winkube/internal/target"
 	"github.com/winkube/winkube/internal/winsupport"
 )
@@ -144,6 +145,8 @@ type run struct {
 	rcSeq     map[string]int // input position of each class kept: the first wins
 	deferred  []deferredWorkload
 	services  []*manifest.Object
+	policies  []*manifest.Object                      // NetworkPolicies, kept like Services
+	configs   []*manifest.Object                      // ConfigMaps, kept like Services
 	seqOf     map[*manifest.Object]int                // input position of every Service, for Corpus findings
 	raw       map[*manifest.Object]*manifest.Document // the text of objects kept without their node tree
 	summaries []rule.Summary
@@ -240,7 +243,7 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document, ph map
 			r.rcs[rc.Name], r.rcSeq[rc.Name] = rc, seq
 		}
 	}
-	if o.Kind == "Service" && o.Typed != nil {
+	if (o.Kind == "Service" || o.Kind == "NetworkPolicy" || o.Kind == "ConfigMap") && o.Typed != nil {
 		keep := o
 		if doc != nil {
 			light := *o
@@ -248,7 +251,14 @@ func (r *run) object(seq int, o *manifest.Object, doc *manifest.Document, ph map
 			keep = &light
 			r.raw[keep] = doc
 		}
-		r.services = append(r.services, keep)
+		switch o.Kind {
+		case "Service":
+			r.services = append(r.services, keep)
+		case "NetworkPolicy":
+			r.policies = append(r.policies, keep)
+		default:
+			r.configs = append(r.configs, keep)
+		}
 		r.seqOf[keep] = seq
 	}
 	r.mu.Unlock()
@@ -311,7 +321,7 @@ func (r *run) checkWorkload(seq int, o *manifest.Object, w *manifest.Workload) [
 	r.hold(seq, hs)
 	ns := o.Namespace
 	r.mu.Lock()
-	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS})
+	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS, Replicas: w.Replicas, ConfigMaps: svcname.ConfigMaps(w.Spec)})
 	r.evidence.count(&facts)
 	r.mu.Unlock()
 	return out

@@ -103,6 +103,10 @@ func (r *run) hold(seq int, hs []held) {
 // release decides every held finding with what the whole input says.
 func (r *run) release() {
 	in := r.evidence.input()
+	in.Services = map[string]bool{}
+	for _, o := range r.services {
+		in.Services[rule.ServiceKey(o.Namespace, o.Name)] = true
+	}
 	for _, h := range r.held {
 		f := h.f
 		if h.decide(in, &f) {

@@ -82,7 +82,7 @@ func (r *run) finish() *Result {
 	var out []rule.Finding
 	emit := func(f rule.Finding) { out = append(out, f) }
 	for _, ru := range r.corpus {
-		ru.Corpus(&rule.CorpusPass{Rule: ru, Services: r.services, Workloads: r.summaries, Cluster: r.opts.Cluster, Model: r.opts.Model, Emit: emit})
+		ru.Corpus(&rule.CorpusPass{Rule: ru, Services: r.services, NetworkPolicies: r.policies, ConfigMaps: r.configs, Workloads: r.summaries, Cluster: r.opts.Cluster, Model: r.opts.Model, Emit: emit})
 	}
 	for _, f := range out {
 		seq := r.seqOf[f.Object]

@@ -111,7 +111,10 @@ func patchEdit(obj map[string]any, e rule.Edit, prune bool, j *journal) (*PatchO
 				if e.Op == rule.Remove {
 					return nil, fmt.Errorf("removing list items is not supported")
 				}
-				return nil, fmt.Errorf("cannot set a list item")
+				if e.Op != rule.Set {
+					return nil, fmt.Errorf("cannot set a list item")
+				}
+				return setItem(c, idx, ptr+"/"+s.Name, e.Value, j), nil
 			}
 			cur, ptr = c[idx], ptr+"/"+s.Name
 		default:
@@ -183,6 +186,17 @@ func atLeaf(m map[string]any, name, ptr string, cur any, e rule.Edit, j *journal
 	}
 	j.set(m, name, e.Value)
 	return &PatchOp{Op: "replace", Path: ptr, Value: e.Value}, nil
+}
+
+// setItem replaces a list item (a string in args, say) in place.
+func setItem(list []any, idx int, ptr string, v any, j *journal) *PatchOp {
+	if reflect.DeepEqual(normalize(jsonNumbers(list[idx])), normalize(v)) {
+		return nil
+	}
+	old := list[idx]
+	*j = append(*j, func() { list[idx] = old })
+	list[idx] = v
+	return &PatchOp{Op: "replace", Path: ptr, Value: v}
 }
 
 // jsonNumbers turns float64 integers from encoding/json into int64.

@@ -41,3 +41,31 @@ func TestPatch(t *testing.T) {
 		t.Errorf("Patch mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// A list item (an args string) is replaced in place; setting it to its
+// own value is no operation, and an index past the end is an error that
+// leaves the object as it was.
+func TestPatchListItem(t *testing.T) {
+	t.Parallel()
+	obj := map[string]any{}
+	if err := json.Unmarshal([]byte(`{"spec":{"containers":[{"name":"a","args":["--db=sql.data.svc","-v"]}]}}`), &obj); err != nil {
+		t.Fatal(err)
+	}
+	ops, err := Patch(obj, []rule.Edit{
+		set("spec.containers[0].args[0]", "--db=sql.data.svc.cluster.local"),
+		set("spec.containers[0].args[1]", "-v"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []PatchOp{{Op: "replace", Path: "/spec/containers/0/args/0", Value: "--db=sql.data.svc.cluster.local"}}
+	if diff := cmp.Diff(want, ops); diff != "" {
+		t.Errorf("Patch mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := Patch(obj, []rule.Edit{set("spec.containers[0].args[0]", "x"), set("spec.containers[0].args[5]", "y")}); err == nil {
+		t.Fatal("setting args[5] of two args: no error")
+	}
+	if got := obj["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["args"].([]any)[0]; got != "--db=sql.data.svc.cluster.local" {
+		t.Errorf("a failed patch left args[0] = %v", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -30,6 +31,7 @@ type Snapshot struct {
 	CronJobs               []*batchv1.CronJob
 	RuntimeClasses         []*nodev1.RuntimeClass
 	Services               []*corev1.Service
+	NetworkPolicies        []*networkingv1.NetworkPolicy
 	// Events are the events of both event APIs, one entry per event.
 	Events []Event
 

@@ -7,6 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	storagev1 "k8s.io/api/storage/v1"
 )
@@ -56,24 +57,26 @@ type groupKind struct{ group, kind string }
 // API versions of the same kind decode into the current struct: the fields
 // winkube reads have not moved.
 var typedKinds = map[groupKind]func() any{
-	{"", "Pod"}:                        func() any { return new(corev1.Pod) },
-	{"", "ReplicationController"}:      func() any { return new(corev1.ReplicationController) },
-	{"", "Service"}:                    func() any { return new(corev1.Service) },
-	{"", "Node"}:                       func() any { return new(corev1.Node) },
-	{"", "PersistentVolume"}:           func() any { return new(corev1.PersistentVolume) },
-	{"", "PersistentVolumeClaim"}:      func() any { return new(corev1.PersistentVolumeClaim) },
-	{"", "PodTemplate"}:                func() any { return new(corev1.PodTemplate) },
-	{"apps", "Deployment"}:             func() any { return new(appsv1.Deployment) },
-	{"apps", "StatefulSet"}:            func() any { return new(appsv1.StatefulSet) },
-	{"apps", "DaemonSet"}:              func() any { return new(appsv1.DaemonSet) },
-	{"apps", "ReplicaSet"}:             func() any { return new(appsv1.ReplicaSet) },
-	{"extensions", "Deployment"}:       func() any { return new(appsv1.Deployment) },
-	{"extensions", "DaemonSet"}:        func() any { return new(appsv1.DaemonSet) },
-	{"extensions", "ReplicaSet"}:       func() any { return new(appsv1.ReplicaSet) },
-	{"batch", "Job"}:                   func() any { return new(batchv1.Job) },
-	{"batch", "CronJob"}:               func() any { return new(batchv1.CronJob) },
-	{"node.k8s.io", "RuntimeClass"}:    func() any { return new(nodev1.RuntimeClass) },
-	{"storage.k8s.io", "StorageClass"}: func() any { return new(storagev1.StorageClass) },
+	{"", "Pod"}:                            func() any { return new(corev1.Pod) },
+	{"", "ReplicationController"}:          func() any { return new(corev1.ReplicationController) },
+	{"", "Service"}:                        func() any { return new(corev1.Service) },
+	{"", "ConfigMap"}:                      func() any { return new(corev1.ConfigMap) },
+	{"", "Node"}:                           func() any { return new(corev1.Node) },
+	{"", "PersistentVolume"}:               func() any { return new(corev1.PersistentVolume) },
+	{"", "PersistentVolumeClaim"}:          func() any { return new(corev1.PersistentVolumeClaim) },
+	{"", "PodTemplate"}:                    func() any { return new(corev1.PodTemplate) },
+	{"apps", "Deployment"}:                 func() any { return new(appsv1.Deployment) },
+	{"apps", "StatefulSet"}:                func() any { return new(appsv1.StatefulSet) },
+	{"apps", "DaemonSet"}:                  func() any { return new(appsv1.DaemonSet) },
+	{"apps", "ReplicaSet"}:                 func() any { return new(appsv1.ReplicaSet) },
+	{"extensions", "Deployment"}:           func() any { return new(appsv1.Deployment) },
+	{"extensions", "DaemonSet"}:            func() any { return new(appsv1.DaemonSet) },
+	{"extensions", "ReplicaSet"}:           func() any { return new(appsv1.ReplicaSet) },
+	{"batch", "Job"}:                       func() any { return new(batchv1.Job) },
+	{"batch", "CronJob"}:                   func() any { return new(batchv1.CronJob) },
+	{"node.k8s.io", "RuntimeClass"}:        func() any { return new(nodev1.RuntimeClass) },
+	{"networking.k8s.io", "NetworkPolicy"}: func() any { return new(networkingv1.NetworkPolicy) },
+	{"storage.k8s.io", "StorageClass"}:     func() any { return new(storagev1.StorageClass) },
 }
 
 // Decode parses one document into its objects: one, the items of a List,

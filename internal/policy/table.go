@@ -106,6 +106,12 @@ var notExportable = map[*rule.Rule]string{
 	rules.WindowsImageTagUnpublished:       "not compiled to CEL yet",
 	rules.WindowsRunAsNonRootAdministrator: "needs the image's configured user (registry or the well-known image table) where runAsUserName is unset; not compiled to CEL yet",
 	rules.WindowsRunAsNonRootNotEnforced:   "needs the image's configured user from the registry or the well-known image table",
+
+	rules.WindowsDNSPartialName:           "a partial name of the ns form needs the input's Services; the .svc forms are not compiled to CEL yet",
+	rules.WindowsDNSPartialNameConfig:     "needs other objects: the ConfigMaps a workload reads",
+	rules.WindowsNetworkPolicyNotEnforced: "needs other objects: a NetworkPolicy against the workloads its selector matches",
+	rules.WindowsICMPOutbound:             "needs each pool's CNI, which the params do not carry yet; not compiled to CEL yet",
+	rules.WindowsServiceBackendLimit:      "needs other objects: a Service against the replicas of the workloads its selector matches",
 }
 
 // Exportable reports whether the rule with the ID has CEL and, if not,

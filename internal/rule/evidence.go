@@ -15,6 +15,17 @@ type Evidence struct {
 	// Windows workloads follow, nil when there is none (see the engine for
 	// the rule that decides it).
 	WindowsTaint *Convention
+	// Services holds ServiceKey of every Service in the input.
+	Services map[string]bool
+}
+
+// ServiceKey is how Evidence.Services names a Service: "namespace/name",
+// with the namespace an object without one is created in.
+func ServiceKey(namespace, name string) string {
+	if namespace == "" {
+		namespace = "default"
+	}
+	return namespace + "/" + name
 }
 
 // Convention is a Windows taint convention and how many of the input's

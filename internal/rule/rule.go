@@ -165,17 +165,25 @@ type Summary struct {
 	Kind, Namespace, Name string
 	Labels                map[string]string // pod template labels
 	OS                    target.OS
+	// Replicas is the workload's manifest.Workload.Replicas (0 for a
+	// DaemonSet: one per node).
+	Replicas int32
+	// ConfigMaps names the ConfigMaps the pods read: volumes (projected
+	// too), envFrom and configMapKeyRef.
+	ConfigMaps []string
 }
 
-// CorpusPass is what a Corpus rule sees: every Service object and a
-// summary of every workload.
+// CorpusPass is what a Corpus rule sees: every Service, NetworkPolicy and
+// ConfigMap object and a summary of every workload.
 type CorpusPass struct {
-	Rule      *Rule
-	Services  []*manifest.Object
-	Workloads []Summary
-	Cluster   *cluster.Cluster
-	Model     winsupport.Model
-	Emit      func(Finding)
+	Rule            *Rule
+	Services        []*manifest.Object
+	NetworkPolicies []*manifest.Object
+	ConfigMaps      []*manifest.Object
+	Workloads       []Summary
+	Cluster         *cluster.Cluster
+	Model           winsupport.Model
+	Emit            func(Finding)
 }
 
 // Report reports a finding on obj.

@@ -18,6 +18,11 @@ var serviceRules = []*rule.Rule{
 	WindowsServiceSessionAffinity,
 	WindowsServiceSessionAffinityTimeout,
 	WindowsServiceIPv6SingleStack,
+	WindowsDNSPartialName,
+	WindowsDNSPartialNameConfig,
+	WindowsNetworkPolicyNotEnforced,
+	WindowsICMPOutbound,
+	WindowsServiceBackendLimit,
 	GMSAMissingCredentialSpecName,
 	WindowsRunAsNonRootAdministrator,
 	WindowsRunAsNonRootNotEnforced,
@@ -31,13 +36,14 @@ var WindowsServiceExternalTrafficLocal = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Networking,
 	Doc: rule.Doc{
-		What: "Reports Services with externalTrafficPolicy: Local whose selector matches the pod template labels of a Windows workload in the same namespace.",
+		What: "Reports Services with externalTrafficPolicy: Local whose selector matches the pod template labels of a Windows workload in the same namespace, unless every Windows pool of the cluster profile says kube-proxy runs with DSR (kubeProxyDSR: true); pools that say false are named.",
 		Why:  "On Windows, kube-proxy implements the Local policy with Direct Server Return, which not every CNI configuration supports; where DSR is unavailable kube-proxy silently drops the policy, so the client IP is not preserved and traffic may take an extra hop. Older Windows releases did not support the Local policy at all.",
 		Fix:  "Use externalTrafficPolicy: Cluster for Services in front of Windows pods, or confirm that the Windows nodes' CNI and kube-proxy run with DSR enabled.",
 		Sources: []string{
 			"seed 002 (Windows kube-proxy does not support externalTrafficPolicy: Local with all CNI configurations)",
 			"seed 004 (Local Traffic Policy and DSR mode listed as unsupported)",
 			"k8s.io/kubernetes v1.36.3 pkg/proxy/winkernel/proxier.go newServiceInfo (the Local policy is DSR, turned off when DSR is unsupported)",
+			"kubernetes.io/docs/concepts/services-networking/windows-networking, Limitations (Local Traffic Policy in non-DSR mode is not supported) and Windows Service Settings (client IP preservation: externalTrafficPolicy Local with DSR enabled in kube-proxy)",
 		},
 	},
 	Corpus: func(p *rule.CorpusPass) {
@@ -46,15 +52,41 @@ var WindowsServiceExternalTrafficLocal = &rule.Rule{
 			if svc == nil || svc.Spec.ExternalTrafficPolicy != corev1.ServiceExternalTrafficPolicyLocal {
 				continue
 			}
+			noDSR, allDSR := poolsWithoutDSR(p)
+			if allDSR {
+				continue
+			}
 			if ws := svcWindowsBackends(p, obj, svc); len(ws) > 0 {
+				msg := fmt.Sprintf("externalTrafficPolicy: Local selects Windows pods of %s; Windows kube-proxy honours it only with Direct Server Return, which not every CNI configuration supports", svcRefs(ws))
+				if len(noDSR) > 0 {
+					msg = fmt.Sprintf("externalTrafficPolicy: Local selects Windows pods of %s, but kube-proxy runs without Direct Server Return on %s; Windows does not support the Local policy in non-DSR mode", svcRefs(ws), strings.Join(noDSR, ", "))
+				}
 				p.Report(obj, rule.Finding{
 					Path:    "spec.externalTrafficPolicy",
-					Message: fmt.Sprintf("externalTrafficPolicy: Local selects Windows pods of %s; Windows kube-proxy honours it only with Direct Server Return, which not every CNI configuration supports", svcRefs(ws)),
-					Hint:    "use externalTrafficPolicy: Cluster, or make sure kube-proxy on the Windows nodes runs with DSR",
+					Message: msg,
+					Hint:    "use externalTrafficPolicy: Cluster, or make sure kube-proxy on the Windows nodes runs with DSR (winkernel.enableDSR: true); say kubeProxyDSR: true on the pool when it does",
 				})
 			}
 		}
 	},
+}
+
+// poolsWithoutDSR names the Windows pools whose profile says kube-proxy
+// runs without DSR; all is set when every Windows pool says it runs with
+// it.
+func poolsWithoutDSR(p *rule.CorpusPass) (names []string, all bool) {
+	pools := p.Cluster.PoolsOf("windows")
+	all = len(pools) > 0
+	for _, pool := range pools {
+		switch {
+		case pool.KubeProxyDSR == nil:
+			all = false
+		case !*pool.KubeProxyDSR:
+			all = false
+			names = append(names, fmt.Sprintf("pool %q", pool.Name))
+		}
+	}
+	return names, all
 }
 
 // svcOf returns the typed Service of obj, or nil.

@@ -4,6 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 
+	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
@@ -63,6 +64,10 @@ type Input struct {
 	// Profile is the kube-scheduler profile the pods are scheduled with;
 	// nil for the default profile.
 	Profile *Profile
+
+	// Cluster, when set, gives the Service dependency check the cluster
+	// domain and what each pool's network plugin enforces.
+	Cluster *cluster.Cluster
 }
 
 // Result is the outcome of a simulation.
@@ -78,6 +83,9 @@ type Result struct {
 	Ties int `json:"ties,omitempty"`
 	// TieRuns is how many seeded runs gave the per-node ranges.
 	TieRuns int `json:"tieRuns,omitempty"`
+	// Dependencies are the Services the workloads placed on Windows pools
+	// name in their configuration, and whether they reach them.
+	Dependencies []Dependency `json:"dependencies,omitempty"`
 }
 
 // PodResult is what happened to one pod.

@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -91,6 +92,10 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 		},
 		func(ctx context.Context) (err error) {
 			s.Services, err = list(ctx, r, "", "services", ns, core.Services(ns).List, func(l *corev1.ServiceList) []corev1.Service { return l.Items })
+			return err
+		},
+		func(ctx context.Context) (err error) {
+			s.NetworkPolicies, err = list(ctx, r, "networking.k8s.io", "networkpolicies", ns, cs.NetworkingV1().NetworkPolicies(ns).List, func(l *networkingv1.NetworkPolicyList) []networkingv1.NetworkPolicy { return l.Items })
 			return err
 		},
 		func(ctx context.Context) (err error) {

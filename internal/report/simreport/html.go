@@ -33,7 +33,14 @@ type htmlReport struct {
 	Pending   []htmlGroup
 	Rejected  []htmlGroup
 	Failing   []htmlGroup
+	Deps      []htmlDep
 	Notes     []string
+}
+
+// htmlDep is one Service dependency of a workload on Windows nodes.
+type htmlDep struct {
+	simulate.Dependency
+	Status, Class string
 }
 
 type htmlPool struct {
@@ -93,6 +100,10 @@ func newHTMLReport(r *simulate.Result) *htmlReport {
 		rep.Rows = append(rep.Rows, workloadRow(wr))
 	}
 	rep.Pending, rep.Rejected, rep.Failing = groupPods(r.Pods)
+	for _, d := range r.Dependencies {
+		status, class := depStatus(d)
+		rep.Deps = append(rep.Deps, htmlDep{Dependency: d, Status: status, Class: class})
+	}
 	return rep
 }
 
@@ -277,6 +288,13 @@ ul.expl{margin:4px 0 0 18px;padding:0}
 <div id="rejected">{{range .Rejected}}{{template "group" (wrap "rejected" .)}}{{else}}<p class="dim">None.</p>{{end}}</div>
 <h2>Start failures</h2>
 <div id="failing">{{range .Failing}}{{template "group" (wrap "failing" .)}}{{else}}<p class="dim">None: every scheduled pod starts.</p>{{end}}</div>
+{{with .Deps}}<h2>Service dependencies of Windows workloads</h2>
+<table id="dependencies">
+<thead><tr><th>Workload</th><th>Pool</th><th>Name</th><th>Service</th><th>From a Windows pod</th></tr></thead>
+<tbody>{{range .}}
+<tr class="{{.Class}}" data-workload="{{.Workload}}" data-service="{{.Service}}"><td><code>{{.Workload}}</code><div class="dim">{{.Where}}</div></td><td>{{.Pool}}</td><td><code>{{.Name}}</code></td><td>{{.Service}}</td><td>{{.Status}}{{with .Note}}<div class="dim">{{.}}</div>{{end}}</td></tr>{{end}}
+</tbody>
+</table>{{end}}
 {{with .Notes}}<h2>Notes</h2>
 <ul id="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 </body>

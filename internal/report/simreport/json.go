@@ -21,6 +21,7 @@ type jsonReport struct {
 	Workloads         []simulate.WorkloadResult `json:"workloads"`
 	Pools             []simulate.PoolUsage      `json:"pools"`
 	Pods              []jsonPod                 `json:"pods"`
+	Dependencies      []simulate.Dependency     `json:"dependencies,omitempty"`
 	Notes             []string                  `json:"notes"`
 }
 
@@ -47,7 +48,7 @@ type jsonPod struct {
 // winkube.io/v1alpha1).
 func WriteJSON(w io.Writer, r *simulate.Result) error {
 	out := jsonReport{APIVersion: APIVersion, Kind: Kind, KubernetesVersion: r.Version, Summary: r.Count(),
-		Workloads: nonNil(r.Workloads), Pools: nonNil(r.Pools), Pods: make([]jsonPod, len(r.Pods)), Notes: nonNil(r.Notes)}
+		Workloads: nonNil(r.Workloads), Pools: nonNil(r.Pools), Pods: make([]jsonPod, len(r.Pods)), Dependencies: r.Dependencies, Notes: nonNil(r.Notes)}
 	for i, p := range r.Pods {
 		out.Pods[i] = jsonPod(p)
 	}

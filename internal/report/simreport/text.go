@@ -32,6 +32,7 @@ func WriteText(w io.Writer, r *simulate.Result, opts TextOptions) error {
 		writeWorkload(bw, wr, byWorkload[wr.Workload], paint)
 	}
 	writePools(bw, r.Pools, paint)
+	writeDependencies(bw, r.Dependencies, paint)
 	if len(r.Notes) > 0 {
 		fmt.Fprintf(bw, "\n%s\n", paint(report.Bold, "Notes"))
 		for _, n := range r.Notes {
@@ -175,4 +176,41 @@ func plural2(n int, word string) string {
 		word += "s"
 	}
 	return fmt.Sprintf("%d %s", n, word)
+}
+
+// writeDependencies lists, per workload on Windows nodes, the Services it
+// names and whether its pods reach them.
+func writeDependencies(w io.Writer, deps []simulate.Dependency, paint painter) {
+	if len(deps) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", paint(report.Bold, "Service dependencies of Windows workloads"))
+	last := ""
+	for _, d := range deps {
+		if d.Workload != last {
+			fmt.Fprintf(w, "  %s (pool %s)\n", d.Workload, d.Pool)
+			last = d.Workload
+		}
+		status, class := depStatus(d)
+		colour := report.Green
+		if class == "bad" {
+			colour = report.Red
+		}
+		line := fmt.Sprintf("    %s -> %s (%s): %s", d.Name, d.Service, d.Where, paint(colour, status))
+		if d.Note != "" {
+			line += " (" + d.Note + ")"
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// depStatus is a dependency's outcome in words, and its class: ok or bad.
+func depStatus(d simulate.Dependency) (string, string) {
+	switch {
+	case !d.Resolves:
+		return "does not resolve: " + d.Blocked, "bad"
+	case d.Blocked != "":
+		return "blocked: " + d.Blocked, "bad"
+	}
+	return "resolves", "ok"
 }

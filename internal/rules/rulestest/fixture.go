@@ -21,7 +21,7 @@ import (
 // on a line expects one finding of the rule on that line per regexp, each
 // matching its message. Header comments choose the context:
 //
-//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025 | no-port-mappings
+//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025 | no-port-mappings | flannel | calico | dsr | all-dsr
 //	# kubernetes-version: 1.30
 //	# resolve-images (image platforms from the rules test's in-memory registry, as --resolve-images)
 var (
@@ -66,9 +66,35 @@ var Clusters = map[string]func() *cluster.Cluster{
 		}
 		return c
 	},
+	// Two Windows pools, one whose CNI does not enforce NetworkPolicy
+	// and drops outbound ICMP (flannel), one that enforces it (calico).
+	"flannel": func() *cluster.Cluster {
+		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), cni(pool("win-flannel", "windows", "10.0.20348", cluster.WindowsTaint), "flannel"), cni(pool("win-calico", "windows", "10.0.20348", cluster.WindowsTaint), "calico")}}
+	},
+	// kube-proxy with DSR on one Windows pool, without on the other.
+	"dsr": func() *cluster.Cluster {
+		yes, no := true, false
+		a, b := pool("win-dsr", "windows", "10.0.20348", cluster.WindowsTaint), pool("win-nodsr", "windows", "10.0.20348", cluster.WindowsTaint)
+		a.KubeProxyDSR, b.KubeProxyDSR = &yes, &no
+		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), a, b}}
+	},
+	"all-dsr": func() *cluster.Cluster {
+		yes := true
+		a := pool("windows", "windows", "10.0.20348", cluster.WindowsTaint)
+		a.KubeProxyDSR = &yes
+		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), a}}
+	},
+	"calico": func() *cluster.Cluster {
+		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), cni(pool("windows", "windows", "10.0.20348", cluster.WindowsTaint), "calico")}}
+	},
 	"linux-only": func() *cluster.Cluster {
 		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", "")}}
 	},
+}
+
+func cni(p cluster.Pool, name string) cluster.Pool {
+	p.CNI = name
+	return p
 }
 
 // Want is one expected finding.

@@ -56,6 +56,11 @@ func htmlResult() *simulate.Result {
 			{Workload: "Deployment/default/iis", Namespace: "default", Pod: "iis-3", Pending: true, Message: htmlPendingMsg},
 			{Workload: "Job/default/job", Namespace: "default", Pod: "job-0", Rejected: true, RejectMessage: htmlRejectMsg},
 		},
+		Dependencies: []simulate.Dependency{
+			{Workload: "Deployment/default/iis", Pool: "win-2022", Name: "backend.shop", Where: `env BACKEND of container "iis"`, Service: "shop/backend",
+				Blocked: "a Windows pod treats a name with a dot as fully qualified and has only its namespace's DNS suffix; use backend.shop.svc.cluster.local"},
+			{Workload: "Deployment/default/iis", Pool: "win-2022", Name: "api", Where: `env API of container "iis"`, Service: "default/api", Resolves: true},
+		},
 		Notes: []string{htmlHostile},
 	}
 }
@@ -143,6 +148,17 @@ func TestWriteHTMLInChromium(t *testing.T) {
 	}
 	if expl := htmldom.Find(doc, htmldom.Element("li")); expl == nil || htmldom.Text(expl) != "3 Linux nodes: taint os=windows:NoSchedule is not tolerated" {
 		t.Errorf("first explanation %q", htmldom.Text(expl))
+	}
+
+	// Service dependencies: one row per name, its outcome in words.
+	for _, want := range []struct{ service, class, status string }{
+		{"shop/backend", "bad", "does not resolve: a Windows pod treats a name with a dot as fully qualified"},
+		{"default/api", "ok", "resolves"},
+	} {
+		tr := htmldom.Find(doc, func(n *html.Node) bool { return n.Data == "tr" && htmldom.Attr(n, "data-service") == want.service })
+		if tr == nil || htmldom.Attr(tr, "class") != want.class || !strings.Contains(htmldom.Text(tr), want.status) {
+			t.Errorf("dependency row %s: class %q, text %q; want class %q and %q", want.service, htmldom.Attr(tr, "class"), htmldom.Text(tr), want.class, want.status)
+		}
 	}
 
 	// Escaping: the hostile note is text, not markup.

@@ -1,0 +1,184 @@
+package rules
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/svcname"
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// WindowsICMPOutbound: a ping out of the pod network, which the Windows
+// data plane does not route back.
+var WindowsICMPOutbound = &rule.Rule{
+	ID:       "windows-icmp-outbound",
+	Title:    "Windows container pings a host outside the cluster on a CNI that drops outbound ICMP",
+	Severity: rule.Warning,
+	Category: rule.Networking,
+	Doc: rule.Doc{
+		What: "Reports ping, ping.exe, Test-Connection and Test-NetConnection without -Port or -CommonTCPPort in a Windows workload's command, args, exec probes and exec lifecycle hooks when the target is outside the cluster (a public IP address, or a name with a dot that is not a cluster name ending in .svc.<cluster domain> or .local), and a Windows pool of the cluster profile uses win-bridge, win-overlay, flannel (which delegates to them) or Azure CNI. Pings to pods, Services and private addresses are not reported: ICMP within the pod network works.",
+		Why:  "The Windows data plane (VFP) does not translate ICMP packets, so with these plugins an ICMP echo that leaves the pod network (to the internet, say) gets no answer back to the pod, while TCP and UDP to the same host work. A liveness or readiness probe that pings an outside host then fails for ever, and a start script that waits for the ping never goes on.",
+		Fix:  "Check connectivity over TCP instead: Test-NetConnection <host> -Port 443, or curl.exe / Invoke-WebRequest against the service you need.",
+		Sources: []string{
+			"kubernetes.io/docs/concepts/services-networking/windows-networking, Limitations (outbound communication using ICMP via win-overlay, win-bridge or Azure-CNI; substitute ping <destination> with curl <destination>)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		if !windowsBound(p) {
+			return
+		}
+		pool := icmpDroppingPool(p)
+		if pool == "" {
+			return
+		}
+		domain := p.Cluster.Domain()
+		visitCommands(p.Workload.Spec, p.Workload.SpecPath, func(path *field.Path, where string, argv []string) {
+			cmd, target, ok := outboundPing(argv, domain)
+			if !ok {
+				return
+			}
+			p.Report(rule.Finding{Path: rule.Path(path),
+				Message: fmt.Sprintf("%s runs %s %s: Windows pool %s drops ICMP replies from outside the pod network, so the ping never succeeds there", where, cmd, target, pool),
+				Hint:    fmt.Sprintf("check over TCP instead: Test-NetConnection %s -Port <port>, or curl.exe", target)})
+		})
+	},
+}
+
+// icmpDroppingPool names the first Windows pool whose CNI is documented to
+// drop outbound ICMP: `"win" (cni flannel)`.
+func icmpDroppingPool(p *rule.Pass) string {
+	for _, pool := range p.Cluster.PoolsOf("windows") {
+		if pool.DropsOutboundICMP() {
+			return fmt.Sprintf("%q (cni %s)", pool.Name, pool.CNI)
+		}
+	}
+	return ""
+}
+
+// visitCommands calls fn with each command line of the containers: command
+// and args together, and each exec probe and exec hook, at the path of the
+// list.
+func visitCommands(spec *corev1.PodSpec, specPath *field.Path, fn func(path *field.Path, where string, argv []string)) {
+	winsupport.VisitContainers(spec, specPath, func(c *corev1.Container, cp *field.Path) {
+		in := fmt.Sprintf("container %q", c.Name)
+		if len(c.Command)+len(c.Args) > 0 {
+			at := cp.Child("command")
+			if len(c.Command) == 0 {
+				at = cp.Child("args")
+			}
+			fn(at, in, append(append([]string(nil), c.Command...), c.Args...))
+		}
+		for _, pr := range []struct {
+			name  string
+			probe *corev1.Probe
+		}{{"livenessProbe", c.LivenessProbe}, {"readinessProbe", c.ReadinessProbe}, {"startupProbe", c.StartupProbe}} {
+			if pr.probe != nil && pr.probe.Exec != nil {
+				fn(cp.Child(pr.name, "exec", "command"), fmt.Sprintf("the %s of %s", pr.name, in), pr.probe.Exec.Command)
+			}
+		}
+		if c.Lifecycle != nil {
+			for _, h := range []struct {
+				name    string
+				handler *corev1.LifecycleHandler
+			}{{"postStart", c.Lifecycle.PostStart}, {"preStop", c.Lifecycle.PreStop}} {
+				if h.handler != nil && h.handler.Exec != nil {
+					fn(cp.Child("lifecycle", h.name, "exec", "command"), fmt.Sprintf("the %s hook of %s", h.name, in), h.handler.Exec.Command)
+				}
+			}
+		}
+	})
+}
+
+// outboundPing finds an ICMP ping in a command line and returns the
+// command and its target when the target is outside the cluster.
+func outboundPing(argv []string, domain string) (cmd, target string, ok bool) {
+	words := strings.FieldsFunc(strings.Join(argv, " "), func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '|' || r == '&' || r == '"' || r == '\'' || r == '(' || r == ')' || r == '{' || r == '}'
+	})
+	for i, w := range words {
+		name := strings.ToLower(w)
+		if j := strings.LastIndexAny(name, `/\`); j >= 0 {
+			name = name[j+1:]
+		}
+		switch name {
+		case "ping", "ping.exe", "test-connection", "test-netconnection":
+		default:
+			continue
+		}
+		t := pingTarget(words[i+1:])
+		if name == "test-netconnection" && asksPort(words[i+1:]) {
+			continue
+		}
+		if t != "" && outsideCluster(t, domain) {
+			return w, t, true
+		}
+	}
+	return "", "", false
+}
+
+// asksPort: Test-NetConnection connects over TCP when given a port.
+func asksPort(args []string) bool {
+	for _, a := range args {
+		if l := strings.ToLower(a); l == "-port" || l == "-commontcpport" || strings.HasPrefix(l, "-port:") {
+			return true
+		}
+	}
+	return false
+}
+
+// pingTarget is the first argument that is not an option or an option's
+// value.
+func pingTarget(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch l := strings.ToLower(a); {
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/"):
+			// Windows ping's /n 1, Linux ping's -c 1, -ComputerName x:
+			// an option with a value takes the next word.
+			if i+1 < len(args) && (isNumber(args[i+1]) || l == "-computername" || l == "-targetname") {
+				if l == "-computername" || l == "-targetname" {
+					return args[i+1]
+				}
+				i++
+			}
+		case isNumber(a):
+		default:
+			return a
+		}
+	}
+	return ""
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// outsideCluster: a public IP address, or a name with a dot that is not a
+// cluster or .local name.
+func outsideCluster(t, domain string) bool {
+	if a, err := netip.ParseAddr(t); err == nil {
+		return a.IsGlobalUnicast() && !a.IsPrivate()
+	}
+	t = strings.ToLower(strings.TrimSuffix(t, "."))
+	if !strings.Contains(t, ".") || strings.HasPrefix(t, "$") || strings.Contains(t, "$(") {
+		return false
+	}
+	labels := strings.Split(t, ".")
+	if !svcname.Labels(labels) || isNumber(labels[len(labels)-1]) {
+		return false
+	}
+	return !strings.HasSuffix(t, "."+domain) && !strings.HasSuffix(t, ".local") && !strings.HasSuffix(t, ".svc") && !strings.HasSuffix(t, ".internal")
+}
