@@ -12,7 +12,6 @@ import (
 
 	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/rule"
-	"github.com/winkube/winkube/internal/rules"
 )
 
 type nodeOpt func(*corev1.Node)
@@ -146,27 +145,6 @@ func TestNodeRules(t *testing.T) {
 	for _, nr := range NodeRules() {
 		if !covered[nr.ID] {
 			t.Errorf("node rule %s has no fixture", nr.ID)
-		}
-	}
-}
-
-// TestRuleSuite: node rules and the audit's own rules are documented
-// values with unique IDs that do not clash with the lint rules.
-func TestRuleSuite(t *testing.T) {
-	t.Parallel()
-	seen := map[string]bool{}
-	for _, r := range Rules(rules.Suite()) {
-		if seen[r.ID] {
-			t.Errorf("duplicate rule ID %s", r.ID)
-		}
-		seen[r.ID] = true
-	}
-	for _, r := range Rules(nil) {
-		if r.Category == "" {
-			t.Errorf("%s has no category", r.ID)
-		}
-		if r.Title == "" || r.Doc.What == "" || r.Doc.Why == "" || r.Doc.Fix == "" || len(r.Doc.Sources) == 0 {
-			t.Errorf("%s: title and doc (what, why, fix, sources) are required", r.ID)
 		}
 	}
 }

@@ -84,8 +84,10 @@ func SharedProblems(version string, r Rules, c *cluster.Cluster, known []*rule.R
 func (r Rules) Problems(known []*rule.Rule) []manifest.Problem {
 	var ps []manifest.Problem
 	ids := map[string]bool{}
+	graded := map[string]bool{} // rules a severity applies to
 	for _, r := range known {
 		ids[r.ID] = true
+		graded[r.ID] = graded[r.ID] || r.Family != rule.FamilyDoctor
 	}
 	check := func(path, id string) {
 		if !ids[id] {
@@ -103,6 +105,9 @@ func (r Rules) Problems(known []*rule.Rule) []manifest.Problem {
 		check(path, id)
 		if _, err := rule.ParseSeverity(r.Severity[id]); err != nil {
 			ps = append(ps, manifest.Problemf(path, "%v", err))
+		}
+		if ids[id] && !graded[id] {
+			ps = append(ps, manifest.Problemf(path, "%q is a doctor cause, which has no severity: disable it instead", id))
 		}
 	}
 	return ps

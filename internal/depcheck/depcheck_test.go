@@ -21,22 +21,24 @@ import (
 // internal/nodeconfig decodes with the kubelet's and kube-proxy's own
 // config types, which embed component-base's logging and tracing
 // configuration; component-base registers flags and metrics, so cobra,
-// pflag and prometheus come along. Only nodeconfig may pay that.
+// pflag and prometheus come along. Only nodeconfig may pay that, and
+// internal/catalogue, which lists nodeconfig's rules beside the others for
+// the CLI and the docs generator.
 // component-base/config alone is plain types (kube-scheduler's
 // configuration embeds them; simulate reads --scheduler-config with it),
 // so it is exempt.
 var heavy = map[string][]string{
-	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
-	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/", "internal/live/fetch", "internal/nodeconfig"},
+	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig", "internal/catalogue"},
+	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/", "internal/live/fetch", "internal/nodeconfig", "internal/catalogue"},
 	"k8s.io/client-go":              {"test/", "internal/live/fetch", "internal/cli", "internal/docs", "cmd/"},
-	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "test/loadgen", "hack/loadgen", "internal/nodeconfig"},
-	"k8s.io/kubelet":                {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
-	"k8s.io/kube-proxy":             {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
-	"k8s.io/component-base":         {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/"},
-	"github.com/pelletier/go-toml":  {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
-	"go.opentelemetry.io/":          {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/"},
+	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "test/loadgen", "hack/loadgen", "internal/nodeconfig", "internal/catalogue"},
+	"k8s.io/kubelet":                {"internal/nodeconfig", "internal/catalogue", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
+	"k8s.io/kube-proxy":             {"internal/nodeconfig", "internal/catalogue", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
+	"k8s.io/component-base":         {"internal/nodeconfig", "internal/catalogue", "internal/cli", "internal/docs", "cmd/", "test/"},
+	"github.com/pelletier/go-toml":  {"internal/nodeconfig", "internal/catalogue", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
+	"go.opentelemetry.io/":          {"internal/nodeconfig", "internal/catalogue", "internal/cli", "internal/docs", "cmd/", "test/"},
 	"github.com/santhosh-tekuri/":   {},
-	"github.com/pmezard/go-difflib": {"internal/report/fixreport", "internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
+	"github.com/pmezard/go-difflib": {"internal/report/fixreport", "internal/cli", "internal/docs", "cmd/", "internal/nodeconfig", "internal/catalogue"},
 	"k8s.io/kubernetes":             {},
 	// Registries are spoken to in one package; the CLI wires it in.
 	"github.com/google/go-containerregistry": {"internal/registry", "internal/cli", "internal/docs", "cmd/", "hack/imagebench"},
