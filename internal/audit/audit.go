@@ -19,6 +19,9 @@ import (
 // Options configures an audit.
 type Options struct {
 	Rules []*rule.Rule // enabled lint rules, severities applied
+	// Settings are the config's rule settings, applied to the node rules
+	// and the audit's own; nil runs them as documented.
+	Settings *rule.Settings
 	// Model overrides the Kubernetes version read from the server.
 	Model *winsupport.Model
 	// NoSimulation skips the simulation.
@@ -110,7 +113,8 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 	if opts.Model != nil {
 		m, note = *opts.Model, ""
 	}
-	res := &Result{Server: s.Server, Model: m, Rules: Rules(opts.Rules), Nodes: len(s.Nodes), Pods: len(s.Pods)}
+	own := opts.Settings.ApplyAll(Rules(nil))
+	res := &Result{Server: s.Server, Model: m, Rules: append(own, opts.Rules...), Nodes: len(s.Nodes), Pods: len(s.Pods)}
 	if note != "" {
 		res.Notes = append(res.Notes, note)
 	}
@@ -121,16 +125,21 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 	}
 	res.Objects = len(tops) + len(s.Nodes)
 	f := Derive(s, m, tops)
+	denied := opts.Settings.Apply(PermissionDenied)
 	for _, d := range s.Denied {
-		res.Findings = append(res.Findings, rule.Finding{Rule: PermissionDenied.ID, Severity: PermissionDenied.Severity,
-			Message: fmt.Sprintf("cannot list %s: %s", d.Resource, d.Err), Hint: d.Permission(), Object: &clusterObject})
+		if denied != nil {
+			res.Findings = append(res.Findings, rule.Finding{Rule: denied.ID, Severity: denied.Severity,
+				Message: fmt.Sprintf("cannot list %s: %s", d.Resource, d.Err), Hint: d.Permission(), Object: &clusterObject})
+		}
 	}
 	for _, nr := range NodeRules() {
-		nr.Check(f, emitter{rule: nr, out: &res.Findings})
+		if r := opts.Settings.Apply(&nr.Rule); r != nil {
+			nr.Check(f, emitter{rule: r, out: &res.Findings})
+		}
 	}
 	res.Findings = append(res.Findings, Lint(s, tops, opts.Rules, m)...)
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
-		if err := simulateLive(ctx, s, f, owners, res); err != nil {
+		if err := simulateLive(ctx, s, f, owners, opts.Settings, res); err != nil {
 			return nil, err
 		}
 	}

@@ -75,7 +75,7 @@ func podObject(p *corev1.Pod) *manifest.Object {
 
 // emitter collects findings for one rule.
 type emitter struct {
-	rule *NodeRule
+	rule *rule.Rule // as configured
 	out  *[]rule.Finding
 }
 

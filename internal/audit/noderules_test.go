@@ -78,7 +78,7 @@ func fired(t *testing.T, nr *NodeRule, s *live.Snapshot) []string {
 		t.Fatal(err)
 	}
 	var out []rule.Finding
-	nr.Check(Derive(s, m, tops), emitter{rule: nr, out: &out})
+	nr.Check(Derive(s, m, tops), emitter{rule: &nr.Rule, out: &out})
 	var refs []string
 	for _, f := range out {
 		if f.Message == "" || f.Rule != nr.ID {

@@ -59,7 +59,7 @@ func PlacedInput(s *live.Snapshot, m winsupport.Model) simulate.Input {
 	return in
 }
 
-func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owners, res *Result) error {
+func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owners, set *rule.Settings, res *Result) error {
 	sim, err := simulate.Run(ctx, SimulationInput(s, f, true))
 	if err != nil {
 		return fmt.Errorf("simulating the live cluster: %w", err)
@@ -69,6 +69,7 @@ func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owner
 	for _, p := range s.Pods {
 		pods["Pod/"+p.Namespace+"/"+p.Name] = p
 	}
+	pending, failing := set.Apply(WorkloadPending), set.Apply(WorkloadStartFailure)
 	seen := map[string]bool{}
 	for _, pr := range sim.Pods {
 		p := pods[pr.Workload]
@@ -78,15 +79,15 @@ func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owner
 		top := owners.Top(p)
 		switch {
 		case pr.Pending && pr.Message != "":
-			if key := "p" + top.Ref(); !seen[key] {
+			if key := "p" + top.Ref(); pending != nil && !seen[key] {
 				seen[key] = true
-				res.Findings = append(res.Findings, rule.Finding{Rule: WorkloadPending.ID, Severity: WorkloadPending.Severity, Object: top,
+				res.Findings = append(res.Findings, rule.Finding{Rule: pending.ID, Severity: pending.Severity, Object: top,
 					Message: fmt.Sprintf("pod %s cannot be scheduled: %s", p.Name, pr.Message), Hint: strings.Join(pr.Explanation, "; ")})
 			}
 		case pr.StartFailure != "" && p.Status.Phase == corev1.PodPending:
-			if key := "s" + top.Ref(); !seen[key] {
+			if key := "s" + top.Ref(); failing != nil && !seen[key] {
 				seen[key] = true
-				res.Findings = append(res.Findings, rule.Finding{Rule: WorkloadStartFailure.ID, Severity: WorkloadStartFailure.Severity, Object: top,
+				res.Findings = append(res.Findings, rule.Finding{Rule: failing.ID, Severity: failing.Severity, Object: top,
 					Message: fmt.Sprintf("pod %s on node %s: %s", p.Name, pr.Node, pr.StartFailure)})
 			}
 		}

@@ -84,7 +84,7 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	opts := audit.Options{Rules: o.enabled, NoSimulation: o.noSim, Model: o.explicitModel()}
+	opts := audit.Options{Rules: o.enabled, Settings: o.cfg.Settings(), NoSimulation: o.noSim, Model: o.explicitModel()}
 	res, err := audit.Run(cmd.Context(), snap, opts)
 	if err != nil {
 		return err

@@ -76,7 +76,7 @@ func (o *doctorOptions) validate(args []string) error {
 func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	limitMemory(doctorMemoryLimit)
 	o.opts.Progress = progress(o.streams, o.quiet)
-	opts := doctor.Options{Rules: o.enabled, CreatingAfter: o.creatingAfter, NoSimulation: o.noSim, Model: o.explicitModel(), Now: time.Now()}
+	opts := doctor.Options{Rules: o.enabled, Settings: o.cfg.Settings(), CreatingAfter: o.creatingAfter, NoSimulation: o.noSim, Model: o.explicitModel(), Now: time.Now()}
 	if len(args) == 1 {
 		opts.Pod = args[0]
 	}

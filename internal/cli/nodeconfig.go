@@ -43,6 +43,7 @@ type nodeValidateOptions struct {
 	k8sVersion                 string
 	opts                       nodeconfig.Options
 	enabled                    []*rule.Rule
+	settings                   *rule.Settings
 }
 
 func newNodeValidateCommand(s Streams) *cobra.Command {
@@ -158,7 +159,8 @@ func (o *nodeValidateOptions) resolveRules() error {
 	if err != nil {
 		return usageError{err}
 	}
-	o.enabled = cfg.Apply(node)
+	o.settings = cfg.Settings()
+	o.enabled = o.settings.ApplyAll(node)
 	return nil
 }
 
@@ -198,7 +200,7 @@ func (o *nodeValidateOptions) run(args []string) error {
 		}
 		files = append(files, f)
 	}
-	findings = append(findings, nodeconfig.Validate(files, o.enabled, o.opts)...)
+	findings = append(configuredInput(o.settings, findings), nodeconfig.Validate(files, o.enabled, o.opts)...)
 	rep := &report.Report{Findings: findings, Rules: o.enabled, Files: len(paths), Objects: len(files), Tool: Version}
 	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
 		return report.Write(w, format, rep, report.Options{Color: colour})
@@ -207,6 +209,19 @@ func (o *nodeValidateOptions) run(args []string) error {
 		return err
 	}
 	return o.failGate.exit(findings)
+}
+
+// configuredInput applies the config to the findings of files that could
+// not be read, as Validate does to the other rules' findings.
+func configuredInput(set *rule.Settings, load []rule.Finding) []rule.Finding {
+	in := set.Apply(nodeconfig.Input())
+	if in == nil {
+		return nil
+	}
+	for i := range load {
+		load[i].Severity = in.SeverityOf(load[i])
+	}
+	return load
 }
 
 func loadFindings(err error) []rule.Finding {

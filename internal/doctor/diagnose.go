@@ -28,8 +28,11 @@ type Options struct {
 	// CreatingAfter is how long ContainerCreating is normal.
 	CreatingAfter time.Duration
 	Rules         []*rule.Rule // lint rules for the verdict on the pod's workload
-	Model         *winsupport.Model
-	NoSimulation  bool
+	// Settings are the config's rule settings: a cause they disable is
+	// never named. nil names every cause.
+	Settings     *rule.Settings
+	Model        *winsupport.Model
+	NoSimulation bool
 }
 
 // Report is what doctor found.
@@ -121,13 +124,14 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 			sims[res.Pods[i].Workload] = &res.Pods[i]
 		}
 	}
+	causes := Enabled(opts.Settings)
 	for _, c := range sick {
 		c.sim = sims["Pod/"+c.pod.Namespace+"/"+c.pod.Name]
 		owner := owners.Top(c.pod).Ref()
 		if c.state != "" {
 			rep.Unhealthy++
 		}
-		rep.Diagnoses = append(rep.Diagnoses, diagnose(c, owner, lint[owner])...)
+		rep.Diagnoses = append(rep.Diagnoses, diagnose(c, owner, lint[owner], causes)...)
 	}
 	return rep, nil
 }
@@ -178,22 +182,24 @@ func (o Options) withDefaults() Options {
 }
 
 // diagnose names the causes of one pod, most likely first.
-func diagnose(c *podCtx, owner string, lint []rule.Finding) []Diagnosis {
+func diagnose(c *podCtx, owner string, lint []rule.Finding, causes []*Cause) []Diagnosis {
 	type scored struct {
 		cause *Cause
 		h     hit
 		order int
 	}
 	var hits []scored
-	for i, cause := range Causes() {
-		if m := matchers[cause.ID]; m != nil {
+	unknown := false
+	for i, cause := range causes {
+		unknown = unknown || cause == Unknown
+		if m := matchers[cause]; m != nil {
 			if h, ok := m(c); ok {
 				hits = append(hits, scored{cause, h, i})
 			}
 		}
 	}
 	if len(hits) == 0 {
-		if c.state == "" {
+		if c.state == "" || !unknown {
 			return nil
 		}
 		hits = append(hits, scored{cause: Unknown, h: hit{score: 0, evidence: c.evidence, detail: lastMessage(c.evidence)}})
