@@ -16,6 +16,7 @@ type doctorOptions struct {
 	liveFlags
 	output
 	noSim         bool
+	causes        bool
 	creatingAfter time.Duration
 	streams       Streams
 }
@@ -33,6 +34,9 @@ its owner, and winkube's lint and simulate verdicts are weighed together. Each
 diagnosis has a stable cause ID, the evidence quoted, the explanation, the
 runbook steps and the next commands to run, kubectl and PowerShell on the node.
 
+With --causes the causes doctor names are listed, in the order tried, and no
+cluster is read (winkube rules --family doctor lists them too).
+
 With POD only that pod is diagnosed. Without -n or -A the kubeconfig context's
 namespace is read, as kubectl does.
 
@@ -41,9 +45,13 @@ a tool failure.`,
 		Example: `  winkube doctor -A
   winkube doctor -n shop web-7d9c6b5f4-x2k8q
   winkube doctor -A -o json | jq '.diagnoses[] | {pod: .pod.name, cause}'
+  winkube doctor --causes -o json | jq -r '.[].id'
   kubectl winkube doctor -n shop`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.causes {
+				return o.listCauses(args)
+			}
 			if err := o.validate(args); err != nil {
 				return err
 			}
@@ -56,7 +64,24 @@ a tool failure.`,
 	o.liveFlags.addFlags(f)
 	f.DurationVar(&o.creatingAfter, "creating-after", doctor.DefaultCreatingAfter, "how long ContainerCreating is normal (a first pull of a Windows image takes minutes)")
 	f.BoolVar(&o.noSim, "no-simulation", false, "skip the simulation on the live nodes")
+	f.BoolVar(&o.causes, "causes", false, "list the causes doctor names, in the order tried, and read no cluster")
 	return cmd
+}
+
+// listCauses writes the catalogue of causes.
+func (o *doctorOptions) listCauses(args []string) error {
+	if err := o.output.validate(); err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usagef("--causes takes no pod")
+	}
+	return o.render(o.streams, func(w io.Writer, format string, _ bool) error {
+		if format == "json" {
+			return doctor.CausesJSON(w, doctor.Causes())
+		}
+		return doctor.CausesText(w, doctor.Causes())
+	})
 }
 
 func (o *doctorOptions) validate(args []string) error {

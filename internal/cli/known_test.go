@@ -97,3 +97,32 @@ func TestRulesFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorCauses: doctor --causes lists, without a cluster, the causes
+// that rules --family doctor lists, in the same order.
+func TestDoctorCauses(t *testing.T) {
+	t.Parallel()
+	ids := func(args ...string) []string {
+		t.Helper()
+		code, out, errOut := run(t, false, "", append(args, "-o", "json")...)
+		var list []struct{ ID string }
+		if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
+			t.Fatalf("%s: exit %d: %s%s", strings.Join(args, " "), code, out, errOut)
+		}
+		var out2 []string
+		for _, c := range list {
+			out2 = append(out2, c.ID)
+		}
+		return out2
+	}
+	causes := ids("doctor", "--causes", "--kubeconfig", "/nonexistent")
+	if len(causes) == 0 || causes[len(causes)-1] != "unknown" {
+		t.Errorf("doctor --causes: %v, want every cause, unknown last", causes)
+	}
+	if diff := cmp.Diff(ids("rules", "--family", "doctor"), causes); diff != "" {
+		t.Errorf("doctor --causes and rules --family doctor differ (-rules +doctor):\n%s", diff)
+	}
+	if code, _, errOut := run(t, false, "", "doctor", "--causes", "web"); code != 2 || !strings.Contains(errOut, "--causes takes no pod") {
+		t.Errorf("doctor --causes web: exit %d: %s", code, errOut)
+	}
+}

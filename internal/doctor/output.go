@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 )
 
 // APIVersion and Kind identify the JSON doctor report; docs/audit.md
@@ -98,4 +99,40 @@ func evidenceLine(e Evidence) string {
 	}
 	b.WriteString(": " + e.Message)
 	return b.String()
+}
+
+// jsonCause is a cause as `winkube doctor --causes -o json` prints it.
+type jsonCause struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Explain  string    `json:"explanation"`
+	Steps    []string  `json:"steps"`
+	Commands []Command `json:"commands"`
+	Patterns []string  `json:"messages"`
+	Sources  []string  `json:"sources"`
+}
+
+// CausesJSON writes the causes with their runbooks, in the order tried.
+func CausesJSON(w io.Writer, cs []*Cause) error {
+	out := make([]jsonCause, len(cs))
+	for i, c := range cs {
+		out[i] = jsonCause{ID: c.ID, Title: c.Title, Explain: c.Explain, Steps: c.Steps, Commands: c.Commands, Patterns: []string{}, Sources: c.Sources}
+		for _, p := range c.Patterns {
+			out[i].Patterns = append(out[i].Patterns, p.Text)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// CausesText writes one line per cause, in the order tried.
+func CausesText(w io.Writer, cs []*Cause) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CAUSE\tTITLE")
+	for _, c := range cs {
+		fmt.Fprintf(tw, "%s\t%s\n", c.ID, c.Title)
+	}
+	fmt.Fprintf(tw, "\nwinkube rules explain --family doctor CAUSE prints a cause's runbook.\n")
+	return tw.Flush()
 }
