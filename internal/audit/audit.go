@@ -7,7 +7,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
@@ -55,20 +54,10 @@ type Headroom struct {
 	SameAs string `json:"sameAs,omitempty"`
 }
 
-// ModelFor returns the support model of the server's Kubernetes version,
-// the newest winkube knows when the server is newer.
-func ModelFor(server string) (winsupport.Model, string) {
-	v, err := winsupport.ParseVersion(server)
-	if err != nil {
-		return winsupport.Default(), fmt.Sprintf("the API server's version %s is not one winkube models; Kubernetes %s is assumed", server, winsupport.Newest)
-	}
-	return winsupport.ForVersion(v), ""
-}
-
 // Derive computes the facts the node rules read.
 func Derive(s *live.Snapshot, m winsupport.Model, tops []*manifest.Object) *Facts {
 	f := &Facts{Snapshot: s, Model: m, Server: m.V, PodOS: map[*corev1.Pod]target.OS{}}
-	c := clusterOf(s)
+	c := s.Cluster()
 	for _, o := range tops {
 		w := o.Workload()
 		if w == nil {
@@ -98,18 +87,9 @@ func resolve(spec *corev1.PodSpec, w *manifest.Workload, s *live.Snapshot, c *cl
 	return target.Resolve(in)
 }
 
-// clusterOf is the cluster profile of the live nodes; without nodes (none
-// exist, or they may not be listed) the reference cluster stands in.
-func clusterOf(s *live.Snapshot) *cluster.Cluster {
-	if len(s.Nodes) == 0 {
-		return cluster.Reference()
-	}
-	return cluster.FromNodes(s.Nodes)
-}
-
 // Run audits a snapshot.
 func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
-	m, note := ModelFor(s.Server)
+	m, note := live.ModelFor(s.Server)
 	if opts.Model != nil {
 		m, note = *opts.Model, ""
 	}
@@ -118,8 +98,8 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 	if note != "" {
 		res.Notes = append(res.Notes, note)
 	}
-	owners := NewOwners(s)
-	tops, err := TopLevel(s, owners)
+	owners := live.NewOwners(s)
+	tops, err := live.TopLevel(s, owners)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +117,7 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 			nr.Check(f, emitter{rule: r, out: &res.Findings})
 		}
 	}
-	res.Findings = append(res.Findings, Lint(s, tops, opts.Rules, m)...)
+	res.Findings = append(res.Findings, live.Lint(s, tops, opts.Rules, m)...)
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
 		if err := simulateLive(ctx, s, f, owners, opts.Settings, res); err != nil {
 			return nil, err
@@ -145,16 +125,4 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 	}
 	res.Areas = Areas(res)
 	return res, nil
-}
-
-// Lint runs the lint rules over the top-level live objects through the
-// same engine lint uses. Findings name Kind/namespace/name and the field
-// path; the JSON positions the engine works out are dropped.
-func Lint(s *live.Snapshot, tops []*manifest.Object, rules []*rule.Rule, m winsupport.Model) []rule.Finding {
-	res := engine.Check(tops, engine.Options{Rules: rules, Cluster: clusterOf(s), Model: m, RuntimeClasses: s.RuntimeClasses})
-	out := res.Findings
-	for i := range out {
-		out[i].File, out[i].Line, out[i].Column = "", 0, 0
-	}
-	return out
 }

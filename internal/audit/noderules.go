@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/target"
 )
@@ -265,17 +266,13 @@ func podOnWrongNode(podOS, nodeOS target.OS) func(*Facts, emitter) {
 	return func(f *Facts, e emitter) {
 		for _, p := range f.Snapshot.Pods {
 			n := f.Snapshot.Node(p.Spec.NodeName)
-			if n == nil || f.PodOS[p] != podOS || NodeOS(n) != string(nodeOS) || terminated(p) {
+			if n == nil || f.PodOS[p] != podOS || NodeOS(n) != string(nodeOS) || live.Terminated(p) {
 				continue
 			}
 			e.report(podObject(p), "spec.nodeName", fmt.Sprintf("pod %s/%s is for %s but is bound to %s node %s", p.Namespace, p.Name, podOS, nodeOS, n.Name),
 				fmt.Sprintf("pin the workload with nodeSelector kubernetes.io/os: %s and delete the pod", podOS))
 		}
 	}
-}
-
-func terminated(p *corev1.Pod) bool {
-	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
 }
 
 var linuxPodOnWindowsNode = &NodeRule{

@@ -72,8 +72,8 @@ func fired(t *testing.T, nr *NodeRule, s *live.Snapshot) []string {
 	if s.Server == "" {
 		s.Server = "v1.36.3"
 	}
-	m, _ := ModelFor(s.Server)
-	tops, err := TopLevel(s, NewOwners(s))
+	m, _ := live.ModelFor(s.Server)
+	tops, err := live.TopLevel(s, live.NewOwners(s))
 	if err != nil {
 		t.Fatal(err)
 	}

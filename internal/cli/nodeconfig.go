@@ -172,7 +172,10 @@ func buildNumber(m winsupport.Model, s string) (int, error) {
 		}
 	}
 	// 10.0.20348.2849 (with the update revision) names build 20348.
-	num, _, _ := strings.Cut(strings.TrimPrefix(s, "10.0."), ".")
+	if b, ok := winsupport.KernelBuild(s); ok {
+		s = b
+	}
+	num := strings.TrimPrefix(s, "10.0.")
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 10000 {
 		return 0, fmt.Errorf("--windows-build %q: want 10.0.20348, 20348 or ltsc2022", s)

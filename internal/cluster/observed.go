@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // poolLabels are the node labels managed Kubernetes services use to name a
@@ -138,9 +140,8 @@ func NodeOS(n *corev1.Node) string {
 
 // buildOf trims a longer Windows version (10.0.20348.2461) to its build.
 func buildOf(v string) string {
-	parts := strings.Split(v, ".")
-	if len(parts) > 3 {
-		return strings.Join(parts[:3], ".")
+	if b, ok := winsupport.KernelBuild(v); ok {
+		return b
 	}
 	return v
 }

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/rule"
@@ -72,7 +71,7 @@ type Diagnosis struct {
 // Diagnose explains the unhealthy pods of a snapshot.
 func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, error) {
 	opts = opts.withDefaults()
-	m, _ := audit.ModelFor(s.Server)
+	m, _ := live.ModelFor(s.Server)
 	if opts.Model != nil {
 		m = *opts.Model
 	}
@@ -103,20 +102,20 @@ func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, err
 	if len(sick) == 0 {
 		return rep, nil
 	}
-	owners := audit.NewOwners(s)
-	tops, err := audit.TopLevel(s, owners)
+	owners := live.NewOwners(s)
+	tops, err := live.TopLevel(s, owners)
 	if err != nil {
 		return nil, err
 	}
 	lint := map[string][]rule.Finding{}
-	for _, f := range audit.Lint(s, tops, opts.Rules, m) {
+	for _, f := range live.Lint(s, tops, opts.Rules, m) {
 		if !f.Suppressed && f.Object != nil {
 			lint[f.Object.Ref()] = append(lint[f.Object.Ref()], f)
 		}
 	}
 	sims := map[string]*simulate.PodResult{}
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
-		res, err := simulate.Run(ctx, audit.PlacedInput(s, m))
+		res, err := simulate.Run(ctx, live.PlacedInput(s, m))
 		if err != nil {
 			return nil, fmt.Errorf("simulating the live cluster: %w", err)
 		}
@@ -211,7 +210,7 @@ func diagnose(c *podCtx, owner string, lint []rule.Finding, causes []*Cause) []D
 			Cause: s.cause.ID, Title: s.cause.Title, Likelihood: s.h.score, Evidence: s.h.evidence, Explanation: s.cause.Explain,
 			Steps: fill(s.cause.Steps, c), Sources: s.cause.Sources}
 		if c.node != nil && c.nodeOS == "windows" {
-			d.NodeBuild = audit.Build(c.node)
+			d.NodeBuild, _ = winsupport.KernelBuild(c.node.Status.NodeInfo.KernelVersion)
 			if d.NodeBuild == "" {
 				d.NodeBuild = c.node.Labels[cluster.LabelWindowsBuild]
 			}
