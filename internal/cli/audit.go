@@ -8,6 +8,7 @@ import (
 	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/live/fetch"
 	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/report/auditreport"
 )
 
 type auditOptions struct {
@@ -51,7 +52,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 		},
 	}
 	f := cmd.Flags()
-	o.output.addFlags(f, "report", audit.Formats...)
+	o.output.addFlags(f, "report", auditreport.Formats...)
 	o.failGate.addFlag(f)
 	o.scope.addFlags(f)
 	o.liveFlags.addFlags(f)
@@ -90,7 +91,7 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
-		return audit.Write(w, format, res, Version, report.Options{Color: colour})
+		return auditreport.Write(w, format, res, Version, report.Options{Color: colour})
 	})
 	if err != nil {
 		return err

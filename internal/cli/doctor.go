@@ -9,6 +9,7 @@ import (
 
 	"github.com/winkube/winkube/internal/doctor"
 	"github.com/winkube/winkube/internal/live/fetch"
+	"github.com/winkube/winkube/internal/report/doctorreport"
 )
 
 type doctorOptions struct {
@@ -59,7 +60,7 @@ a tool failure.`,
 		},
 	}
 	f := cmd.Flags()
-	o.output.addFlags(f, "report", doctor.Formats...)
+	o.output.addFlags(f, "report", doctorreport.Formats...)
 	o.scope.addFlags(f)
 	o.liveFlags.addFlags(f)
 	f.DurationVar(&o.creatingAfter, "creating-after", doctor.DefaultCreatingAfter, "how long ContainerCreating is normal (a first pull of a Windows image takes minutes)")
@@ -78,9 +79,9 @@ func (o *doctorOptions) listCauses(args []string) error {
 	}
 	return o.render(o.streams, func(w io.Writer, format string, _ bool) error {
 		if format == "json" {
-			return doctor.CausesJSON(w, doctor.Causes())
+			return doctorreport.CausesJSON(w, doctor.Causes())
 		}
-		return doctor.CausesText(w, doctor.Causes())
+		return doctorreport.CausesText(w, doctor.Causes())
 	})
 }
 
@@ -123,9 +124,9 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	err = o.render(o.streams, func(w io.Writer, format string, _ bool) error {
 		if format == "json" {
-			return doctor.JSON(w, rep, Version)
+			return doctorreport.JSON(w, rep, Version)
 		}
-		return doctor.Text(w, rep)
+		return doctorreport.Text(w, rep)
 	})
 	if err != nil {
 		return err

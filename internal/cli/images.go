@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
@@ -15,6 +13,7 @@ import (
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/registry"
+	"github.com/winkube/winkube/internal/report/imagereport"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -60,28 +59,6 @@ image, 1 otherwise, 2 for a usage error or a tool failure.`,
 	return cmd
 }
 
-// imageRow is one image against every pool.
-type imageRow struct {
-	Ref       string                     `json:"ref"`
-	Sandbox   bool                       `json:"sandbox,omitempty"` // a pool's sandbox (pause) image
-	Digest    string                     `json:"digest,omitempty"`
-	Index     bool                       `json:"index,omitempty"`
-	Platforms []winsupport.PlatformEntry `json:"platforms,omitempty"`
-	Error     string                     `json:"error,omitempty"`
-	Hint      string                     `json:"hint,omitempty"`
-	Pools     []poolPull                 `json:"pools,omitempty"`
-}
-
-// poolPull is what a pool's node does with the image.
-type poolPull struct {
-	Pool    string `json:"pool"`
-	OS      string `json:"os"`
-	Build   string `json:"build,omitempty"`
-	Process string `json:"process"`          // the entry pulled, or the runtime's error
-	HyperV  string `json:"hyperv,omitempty"` // Windows pools only
-	OK      bool   `json:"ok"`               // process isolation starts it
-}
-
 func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
 	var refs []string
 	if len(args) > 0 {
@@ -103,9 +80,9 @@ func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
 	rows := o.rows(found, failed, sandboxes)
 	err = o.render(o.streams, func(w io.Writer, format string, _ bool) error {
 		if format == "json" {
-			return writeImagesJSON(w, rows)
+			return imagereport.JSON(w, rows)
 		}
-		return writeImagesText(w, rows)
+		return imagereport.Text(w, rows)
 	})
 	if err != nil {
 		return err
@@ -146,10 +123,10 @@ func (o *imagesOptions) imageRefs(args []string) ([]string, error) {
 	return refs, nil
 }
 
-func (o *imagesOptions) rows(found map[string]*winsupport.ResolvedImage, failed map[string]error, sandboxes map[string]bool) []imageRow {
-	var rows []imageRow
+func (o *imagesOptions) rows(found map[string]*winsupport.ResolvedImage, failed map[string]error, sandboxes map[string]bool) []imagereport.Row {
+	var rows []imagereport.Row
 	for ref, r := range found {
-		row := imageRow{Ref: ref, Sandbox: sandboxes[ref], Digest: r.Digest, Index: r.Index, Platforms: r.Platforms}
+		row := imagereport.Row{Ref: ref, Sandbox: sandboxes[ref], Digest: r.Digest, Index: r.Index, Platforms: r.Platforms}
 		for _, p := range o.cluster.Pools {
 			if row.Sandbox && p.Sandbox() != ref {
 				continue
@@ -159,7 +136,7 @@ func (o *imagesOptions) rows(found map[string]*winsupport.ResolvedImage, failed 
 		rows = append(rows, row)
 	}
 	for ref, err := range failed {
-		row := imageRow{Ref: ref, Sandbox: sandboxes[ref], Error: err.Error()}
+		row := imagereport.Row{Ref: ref, Sandbox: sandboxes[ref], Error: err.Error()}
 		if e, ok := err.(*registry.Error); ok {
 			row.Hint = e.ResolveHint()
 		}
@@ -175,9 +152,9 @@ func (o *imagesOptions) rows(found map[string]*winsupport.ResolvedImage, failed 
 }
 
 // pull is what a node of the pool pulls, under each isolation.
-func pull(p cluster.Pool, r *winsupport.ResolvedImage) poolPull {
+func pull(p cluster.Pool, r *winsupport.ResolvedImage) imagereport.Pull {
 	host := winsupport.Host{OS: p.OS, Architecture: p.Arch, Build: p.WindowsBuild}
-	out := poolPull{Pool: p.Name, OS: p.OS, Build: p.WindowsBuild}
+	out := imagereport.Pull{Pool: p.Name, OS: p.OS, Build: p.WindowsBuild}
 	out.Process, out.OK = pickText(host, r, winsupport.ProcessIsolation)
 	if p.OS == "windows" {
 		out.HyperV, _ = pickText(host, r, winsupport.HyperVIsolation)
@@ -215,61 +192,11 @@ func hasOS(r *winsupport.ResolvedImage, os string) bool {
 
 // sandboxRuns reports whether a sandbox image starts on every pool that
 // uses it.
-func sandboxRuns(r imageRow) bool {
+func sandboxRuns(r imagereport.Row) bool {
 	for _, p := range r.Pools {
 		if !p.OK {
 			return false
 		}
 	}
 	return r.Error == ""
-}
-
-func writeImagesText(w io.Writer, rows []imageRow) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "IMAGE\tPOOL\tPROCESS ISOLATION\tHYPER-V ISOLATION")
-	var failed []imageRow
-	for _, r := range rows {
-		if r.Error != "" {
-			failed = append(failed, r)
-			continue
-		}
-		for _, p := range r.Pools {
-			pool := p.Pool
-			if p.Build != "" {
-				pool += " (" + p.Build + ")"
-			}
-			hv := p.HyperV
-			if hv == "" {
-				hv = "-"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", label(r), pool, p.Process, hv)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(failed) > 0 {
-		fmt.Fprintf(w, "\n%d image(s) could not be resolved:\n", len(failed))
-	}
-	for _, r := range failed {
-		fmt.Fprintf(w, "  %s: %s\n    %s\n", label(r), r.Error, r.Hint)
-	}
-	return nil
-}
-
-func label(r imageRow) string {
-	if r.Sandbox {
-		return r.Ref + " (sandbox)"
-	}
-	return r.Ref
-}
-
-func writeImagesJSON(w io.Writer, rows []imageRow) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
-		APIVersion string     `json:"apiVersion"`
-		Kind       string     `json:"kind"`
-		Images     []imageRow `json:"images"`
-	}{"winkube.io/v1alpha1", "ImageReport", rows})
 }

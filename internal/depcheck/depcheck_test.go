@@ -111,3 +111,40 @@ func TestKubernetesVersionsAgree(t *testing.T) {
 		t.Errorf("go.mod does not require %s", mod)
 	}
 }
+
+// TestRenderersInReport: HTML and SARIF are written under internal/report
+// alone (report and its subpackages: simreport, auditreport, doctorreport,
+// imagereport, fixreport), and doctor reaches the live cluster through
+// internal/live, not through audit.
+func TestRenderersInReport(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{.Dir}}{{range .GoFiles}} {{.}}{{end}}`, "../../internal/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	writes := regexp.MustCompile(`"html/template"|<!DOCTYPE html|report\.SARIF\(|"\$schema":\s*"https://[^"]*sarif`)
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		pkg, dir := strings.TrimPrefix(f[0], module), f[1]
+		if pkg == "internal/report" || strings.HasPrefix(pkg, "internal/report/") {
+			continue
+		}
+		for _, name := range f[2:] {
+			src, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := writes.Find(src); m != nil {
+				t.Errorf("%s/%s writes HTML or SARIF (%s); renderers live under internal/report", pkg, name, m)
+			}
+		}
+	}
+	deps, err := exec.Command("go", "list", "-deps", "../../internal/doctor").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	if strings.Contains(string(deps), module+"internal/audit\n") {
+		t.Error("internal/doctor depends on internal/audit; share through internal/live instead")
+	}
+}

@@ -1,4 +1,4 @@
-package doctor
+package doctorreport
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/winkube/winkube/internal/doctor"
 )
 
 // APIVersion and Kind identify the JSON doctor report; docs/audit.md
@@ -20,12 +22,12 @@ const (
 var Formats = []string{"text", "json"}
 
 type jsonReport struct {
-	APIVersion string      `json:"apiVersion"`
-	Kind       string      `json:"kind"`
-	Tool       string      `json:"tool,omitempty"`
-	Server     string      `json:"serverVersion"`
-	Summary    jsonSummary `json:"summary"`
-	Diagnoses  []Diagnosis `json:"diagnoses"`
+	APIVersion string             `json:"apiVersion"`
+	Kind       string             `json:"kind"`
+	Tool       string             `json:"tool,omitempty"`
+	Server     string             `json:"serverVersion"`
+	Summary    jsonSummary        `json:"summary"`
+	Diagnoses  []doctor.Diagnosis `json:"diagnoses"`
 }
 
 type jsonSummary struct {
@@ -34,10 +36,10 @@ type jsonSummary struct {
 }
 
 // JSON writes the versioned report.
-func JSON(w io.Writer, r *Report, tool string) error {
+func JSON(w io.Writer, r *doctor.Report, tool string) error {
 	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: r.Server, Summary: jsonSummary{r.Checked, r.Unhealthy}, Diagnoses: r.Diagnoses}
 	if out.Diagnoses == nil {
-		out.Diagnoses = []Diagnosis{}
+		out.Diagnoses = []doctor.Diagnosis{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -45,7 +47,7 @@ func JSON(w io.Writer, r *Report, tool string) error {
 }
 
 // Text writes one block per diagnosis.
-func Text(w io.Writer, r *Report) error {
+func Text(w io.Writer, r *doctor.Report) error {
 	bw := bufio.NewWriter(w)
 	for i, d := range r.Diagnoses {
 		if i > 0 {
@@ -82,7 +84,7 @@ func Text(w io.Writer, r *Report) error {
 	return bw.Flush()
 }
 
-func evidenceLine(e Evidence) string {
+func evidenceLine(e doctor.Evidence) string {
 	var b strings.Builder
 	b.WriteString(e.Source)
 	if e.Reason != "" {
@@ -103,17 +105,17 @@ func evidenceLine(e Evidence) string {
 
 // jsonCause is a cause as `winkube doctor --causes -o json` prints it.
 type jsonCause struct {
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Explain  string    `json:"explanation"`
-	Steps    []string  `json:"steps"`
-	Commands []Command `json:"commands"`
-	Patterns []string  `json:"messages"`
-	Sources  []string  `json:"sources"`
+	ID       string           `json:"id"`
+	Title    string           `json:"title"`
+	Explain  string           `json:"explanation"`
+	Steps    []string         `json:"steps"`
+	Commands []doctor.Command `json:"commands"`
+	Patterns []string         `json:"messages"`
+	Sources  []string         `json:"sources"`
 }
 
 // CausesJSON writes the causes with their runbooks, in the order tried.
-func CausesJSON(w io.Writer, cs []*Cause) error {
+func CausesJSON(w io.Writer, cs []*doctor.Cause) error {
 	out := make([]jsonCause, len(cs))
 	for i, c := range cs {
 		out[i] = jsonCause{ID: c.ID, Title: c.Title, Explain: c.Explain, Steps: c.Steps, Commands: c.Commands, Patterns: []string{}, Sources: c.Sources}
@@ -127,7 +129,7 @@ func CausesJSON(w io.Writer, cs []*Cause) error {
 }
 
 // CausesText writes one line per cause, in the order tried.
-func CausesText(w io.Writer, cs []*Cause) error {
+func CausesText(w io.Writer, cs []*doctor.Cause) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CAUSE\tTITLE")
 	for _, c := range cs {
