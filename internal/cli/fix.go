@@ -22,6 +22,7 @@ import (
 type fixOptions struct {
 	scope
 	output
+	failGate
 	streams Streams
 	write   bool
 	unsafe  bool
@@ -55,8 +56,12 @@ rejected) need --unsafe, or --rule ID for one rule.
 a FixReport. With --write, stdout stays empty unless -o is given.
 --output-file FORMAT=PATH writes a format to a file as well.
 
-Exit status: 0 when every fix was applied, 2 when an edit could not be made or
-a file could not be read or written (each is named on stderr).`,
+YAML that is not a Kubernetes object (a Helm values.yaml) is left as it is and
+reported as a load-error warning, as lint reports it.
+
+Exit status: 0 when every fix was applied, 1 when an input warning is at or
+above --fail-on, 2 when an edit could not be made or a file could not be read
+or written (each is named on stderr).`,
 		Example: `  winkube fix examples/                 # show the diff
   winkube fix --write manifests/         # edit in place
   helm template ./chart | winkube fix - > fixed.yaml
@@ -70,6 +75,9 @@ a file could not be read or written (each is named on stderr).`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.output.validate(); err != nil {
+				return err
+			}
+			if err := o.failGate.validate(); err != nil {
 				return err
 			}
 			o.stdout = !o.write || cmd.Flags().Changed("output")
@@ -89,6 +97,7 @@ a file could not be read or written (each is named on stderr).`,
 	f.BoolVar(&o.unsafe, "unsafe", false, "also apply fixes that change security posture")
 	f.StringArrayVar(&o.rules, "rule", nil, "apply this rule's unsafe fixes too (repeatable)")
 	o.output.addFlags(f, "result", "diff", "json")
+	o.failGate.addFlag(f)
 	o.scope.addFlags(f)
 	return cmd
 }
@@ -145,7 +154,13 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	changedFiles, changed, failures := 0, 0, 0
 	var writeErrs []error
+	var input []rule.Finding
 	for i, fr := range res.Files {
+		for _, e := range fr.NotObjects {
+			if f, report, _ := notObject(o.cfg.Settings(), e); report {
+				input = append(input, f)
+			}
+		}
 		changed += len(fr.Notes)
 		for _, f := range fr.Failures {
 			fmt.Fprintf(o.streams.Err, "error: %s: %s\n", fr.Name, f)
@@ -167,6 +182,7 @@ func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	if err := o.renderResult(files, res); err != nil {
 		return err
 	}
+	warnInput(o.streams.Err, o.quiet, input)
 	summary := fmt.Sprintf("%s applied to %d of %d files", count(changed, "fix", "fixes"), changedFiles, len(files))
 	if len(res.Skipped) > 0 {
 		summary += fmt.Sprintf("; %s not applied (use --unsafe or --rule ID): %s", count(len(res.Skipped), "unsafe fix", "unsafe fixes"), ruleList(res.Skipped))
@@ -178,7 +194,7 @@ func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	case failures > 0:
 		return fmt.Errorf("%s: not everything was fixed (see above)", count(failures, "problem", "problems"))
 	}
-	return nil
+	return o.failGate.exit(input)
 }
 
 // renderResult writes the chosen format to stdout (unless --write without

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
@@ -14,6 +13,7 @@ import (
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/registry"
 	"github.com/winkube/winkube/internal/report/imagereport"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -21,7 +21,10 @@ type imagesOptions struct {
 	scope
 	registryFlags
 	output
+	failGate
 	streams Streams
+	// input are the documents that are not Kubernetes objects.
+	input []rule.Finding
 }
 
 func newImagesCommand(s Streams) *cobra.Command {
@@ -37,13 +40,20 @@ Windows Server 2022; from 2022 on, the previous LTSC up to the host's build;
 with Hyper-V, any build up to the host's), the greatest os.version, the win32k
 feature ignored. Where none fits, the runtime's own error is shown.
 
+YAML that is not a Kubernetes object (a Helm values.yaml) is reported as a
+load-error warning, as lint reports it.
+
 Exit status: 0 when every image resolved and every pool runs its sandbox
-image, 1 otherwise, 2 for a usage error or a tool failure.`,
+image, 1 otherwise or when an input warning is at or above --fail-on, 2 for a
+usage error or a tool failure.`,
 		Example: `  winkube images --cluster cluster.yaml manifests/
   helm template ./chart | winkube images -o json - | jq '.images[] | select(.error)'
   winkube images --insecure-registry localhost:5000 --offline app.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.output.validate(); err != nil {
+				return err
+			}
+			if err := o.failGate.validate(); err != nil {
 				return err
 			}
 			if err := o.resolve(); err != nil {
@@ -56,6 +66,7 @@ image, 1 otherwise, 2 for a usage error or a tool failure.`,
 	o.scope.addFlags(f)
 	o.addRegistryFlags(f, false)
 	o.output.addFlags(f, "table", "text", "json")
+	o.failGate.addFlag(f)
 	return cmd
 }
 
@@ -66,6 +77,7 @@ func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
 		if refs, err = o.imageRefs(args); err != nil {
 			return err
 		}
+		warnInput(o.streams.Err, o.quiet, o.input)
 	}
 	res, err := o.resolver(o.streams, o.quiet)
 	if err != nil {
@@ -92,7 +104,7 @@ func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
 			return exitError{ExitFindings}
 		}
 	}
-	return nil
+	return o.failGate.exit(o.input)
 }
 
 // imageRefs reads every container image of the manifests.
@@ -101,7 +113,10 @@ func (o *imagesOptions) imageRefs(args []string) ([]string, error) {
 	objs, errs := manifest.ReadAll(ins)
 	failed := false
 	for _, e := range append(inErrs, errs...) {
-		if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
+		if f, report, ok := notObject(o.cfg.Settings(), e); ok {
+			if report {
+				o.input = append(o.input, f)
+			}
 			continue
 		}
 		fmt.Fprintf(o.streams.Err, "error: %v\n", e)
