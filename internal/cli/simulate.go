@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/manifest"
-	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/report/simreport"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/simulate"
 )
 
