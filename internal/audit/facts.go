@@ -79,5 +79,5 @@ func (e emitter) report(obj *manifest.Object, path, msg, hint string) {
 }
 
 func nodeClusterIdentity() manifest.Object {
-	return manifest.Object{APIVersion: "winkube.io/v1alpha1", Kind: "Cluster", Name: "cluster"}
+	return manifest.Object{APIVersion: manifest.APIVersion, Kind: "Cluster", Name: "cluster"}
 }

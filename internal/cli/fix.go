@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -115,7 +116,7 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 	o.announce(o.streams.Err, o.quiet)
 	ctx := cmd.Context()
 	var stdin []byte
-	if contains(args, "-") {
+	if slices.Contains(args, "-") {
 		if o.write {
 			return usagef("--write cannot write back to stdin; redirect stdout instead")
 		}

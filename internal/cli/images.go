@@ -186,15 +186,10 @@ func pickText(h winsupport.Host, r *winsupport.ResolvedImage, iso winsupport.Iso
 		return r.Platforms[i].String(), true
 	}
 	if iso == winsupport.HyperVIsolation && hasOS(r, "windows") {
-		return "CreateContainerError: " + hcsMismatch, false
+		return "CreateContainerError: " + winsupport.HostOSMismatchMessage, false
 	}
 	return "ErrImagePull: " + winsupport.NoPlatformMatch + ": not found", false
 }
-
-// hcsMismatch is the message of HCS_E_IMAGE_MISMATCH (HRESULT 0x80370101;
-// hcsshim's HCS error constants and Microsoft's HCS HRESULT reference),
-// which hcsshim::CreateComputeSystem returns.
-const hcsMismatch = "The container operating system does not match the host operating system."
 
 func hasOS(r *winsupport.ResolvedImage, os string) bool {
 	for _, p := range r.Platforms {

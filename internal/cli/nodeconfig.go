@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,7 +168,7 @@ func (o *nodeValidateOptions) resolveRules() error {
 // buildNumber reads 10.0.20348, 20348 or an LTSC tag.
 func buildNumber(m winsupport.Model, s string) (int, error) {
 	for _, b := range m.Builds() {
-		if contains(b.Tags, strings.ToLower(s)) {
+		if slices.Contains(b.Tags, strings.ToLower(s)) {
 			s = b.Build
 		}
 	}

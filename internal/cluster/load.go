@@ -13,7 +13,7 @@ import (
 
 // APIVersion and Kind identify a compact cluster file.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "Cluster"
 )
 

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,7 +46,7 @@ func FromNodes(nodes []*corev1.Node) *Cluster {
 		}
 		p := &c.Pools[i]
 		p.Count++
-		if z := n.Labels[LabelZone]; z != "" && !containsString(p.Zones, z) {
+		if z := n.Labels[LabelZone]; z != "" && !slices.Contains(p.Zones, z) {
 			p.Zones = append(p.Zones, z)
 		}
 		for k, v := range p.Labels {
@@ -144,13 +145,4 @@ func buildOf(v string) string {
 		return b
 	}
 	return v
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -12,7 +12,7 @@ import (
 
 // APIVersion and Kind identify a winkube config file.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "Config"
 	// FileName is the config file lint looks for in the working folder.
 	FileName = ".winkube.yaml"

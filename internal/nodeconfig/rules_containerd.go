@@ -3,6 +3,7 @@ package nodeconfig
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
@@ -79,7 +80,7 @@ func runSandboxImage(p *Pass) {
 				fmt.Sprintf("sandbox image %q is Linux-only (%s): pods fail with no matching manifest for windows/amd64", l.sandbox, img.Source))
 		case img.Build != nil && p.Opts.BuildNumber != 0 && img.Build.Build != fmt.Sprintf("10.0.%d", p.Opts.BuildNumber):
 			p.Report(f, l.sandboxPath, "use a multi-platform pause image or one built for the node's Windows build",
-				fmt.Sprintf("sandbox image %q is built for %s (%s) but the node runs 10.0.%d: The container operating system does not match the host operating system", l.sandbox, img.Build.Name, img.Build.Build, p.Opts.BuildNumber))
+				fmt.Sprintf("sandbox image %q is built for %s (%s) but the node runs 10.0.%d: %s", l.sandbox, img.Build.Name, img.Build.Build, p.Opts.BuildNumber, strings.TrimSuffix(winsupport.HostOSMismatchMessage, ".")))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/winkube/winkube/internal/audit"
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/simulate"
 )
@@ -17,7 +18,7 @@ var Formats = []string{"text", "json", "sarif", "html"}
 // APIVersion and Kind identify the JSON audit report; docs/audit.md
 // describes it.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "AuditReport"
 )
 

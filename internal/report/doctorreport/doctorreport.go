@@ -9,12 +9,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/winkube/winkube/internal/doctor"
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 // APIVersion and Kind identify the JSON doctor report; docs/audit.md
 // describes it.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "DoctorReport"
 )
 

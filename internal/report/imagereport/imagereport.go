@@ -6,6 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -81,5 +82,5 @@ func JSON(w io.Writer, rows []Row) error {
 		APIVersion string `json:"apiVersion"`
 		Kind       string `json:"kind"`
 		Images     []Row  `json:"images"`
-	}{"winkube.io/v1alpha1", "ImageReport", rows})
+	}{manifest.APIVersion, "ImageReport", rows})
 }
