@@ -28,7 +28,7 @@ func Validate(c *Catalogue) error {
 	for _, f := range rule.Families {
 		for _, r := range c.Family(f) {
 			if r.Family != f {
-				bad(r, "listed in the %s family but declares Family %s: set Family to rule.%s", f, r.Family, familyConst(f))
+				bad(r, "listed in the %s family but declares Family %s: set Family to rule.%s", f, r.Family, familyConst[f])
 			}
 			if !idRE.MatchString(r.ID) {
 				bad(r, "ID is not kebab-case")
@@ -90,14 +90,8 @@ func runProblems(r *rule.Rule) []error {
 	return errs
 }
 
-func familyConst(f rule.Family) string {
-	switch f {
-	case rule.FamilyNodeConfig:
-		return "FamilyNodeConfig"
-	case rule.FamilyAudit:
-		return "FamilyAudit"
-	case rule.FamilyDoctor:
-		return "FamilyDoctor"
-	}
-	return "Lint"
+// familyConst names each family's constant, for the message that says
+// which to set.
+var familyConst = map[rule.Family]string{
+	rule.Lint: "Lint", rule.FamilyNodeConfig: "FamilyNodeConfig", rule.FamilyAudit: "FamilyAudit", rule.FamilyDoctor: "FamilyDoctor",
 }
