@@ -37,7 +37,7 @@ func TestAuditConfig(t *testing.T) {
 		sort.Strings(got)
 		return got
 	}
-	defaults := []string{"hybrid-too-few-nodes warning", "missing-windows-toleration warning", "windows-node-containerd-old warning", "windows-node-not-ready error", "windows-node-untainted error"}
+	defaults := []string{"hybrid-too-few-nodes warning", "missing-windows-toleration error", "windows-node-containerd-old warning", "windows-node-not-ready error", "windows-node-untainted error"}
 	if diff := cmp.Diff(defaults, audit()); diff != "" {
 		t.Fatalf("audit without a config (-want +got):\n%s", diff)
 	}
