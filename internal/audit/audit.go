@@ -7,7 +7,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
@@ -19,6 +18,9 @@ import (
 // Options configures an audit.
 type Options struct {
 	Rules []*rule.Rule // enabled lint rules, severities applied
+	// Settings are the config's rule settings, applied to the node rules
+	// and the audit's own; nil runs them as documented.
+	Settings *rule.Settings
 	// Model overrides the Kubernetes version read from the server.
 	Model *winsupport.Model
 	// NoSimulation skips the simulation.
@@ -58,20 +60,10 @@ type Headroom struct {
 	SameAs string `json:"sameAs,omitempty"`
 }
 
-// ModelFor returns the support model of the server's Kubernetes version,
-// the newest winkube knows when the server is newer.
-func ModelFor(server string) (winsupport.Model, string) {
-	v, err := winsupport.ParseVersion(server)
-	if err != nil {
-		return winsupport.Default(), fmt.Sprintf("the API server's version %s is not one winkube models; Kubernetes %s is assumed", server, winsupport.Newest)
-	}
-	return winsupport.ForVersion(v), ""
-}
-
 // Derive computes the facts the node rules read.
 func Derive(s *live.Snapshot, m winsupport.Model, tops []*manifest.Object) *Facts {
 	f := &Facts{Snapshot: s, Model: m, Server: m.V, PodOS: map[*corev1.Pod]target.OS{}}
-	c := clusterOf(s)
+	c := s.Cluster()
 	for _, o := range tops {
 		w := o.Workload()
 		if w == nil {
@@ -101,42 +93,36 @@ func resolve(spec *corev1.PodSpec, w *manifest.Workload, s *live.Snapshot, c *cl
 	return target.Resolve(in)
 }
 
-// clusterOf is the cluster profile of the live nodes, with the Windows
-// pools' network plugins; without nodes (none exist, or they may not be
-// listed) the reference cluster stands in.
-func clusterOf(s *live.Snapshot) *cluster.Cluster {
-	if len(s.Nodes) == 0 {
-		return cluster.Reference()
-	}
-	c := cluster.FromNodes(s.Nodes)
-	poolNetworks(s, c)
-	return c
-}
-
 // Run audits a snapshot.
 func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
-	m, note := ModelFor(s.Server)
+	m, note := live.ModelFor(s.Server)
 	if opts.Model != nil {
 		m, note = *opts.Model, ""
 	}
-	res := &Result{Server: s.Server, Model: m, Rules: Rules(opts.Rules), Nodes: len(s.Nodes), Pods: len(s.Pods)}
+	own := opts.Settings.ApplyAll(Rules(nil))
+	res := &Result{Server: s.Server, Model: m, Rules: append(own, opts.Rules...), Nodes: len(s.Nodes), Pods: len(s.Pods)}
 	if note != "" {
 		res.Notes = append(res.Notes, note)
 	}
-	owners := NewOwners(s)
-	tops, err := TopLevel(s, owners)
+	owners := live.NewOwners(s)
+	tops, err := live.TopLevel(s, owners)
 	if err != nil {
 		return nil, err
 	}
 	res.Objects = len(tops) + len(s.Nodes)
 	f := Derive(s, m, tops)
+	denied := opts.Settings.Apply(PermissionDenied)
 	for _, d := range s.Denied {
 		res.Unread = append(res.Unread, d.Resource)
-		res.Findings = append(res.Findings, rule.Finding{Rule: PermissionDenied.ID, Severity: PermissionDenied.Severity,
-			Message: fmt.Sprintf("cannot list %s: %s", d.Resource, d.Err), Hint: d.Permission(), Object: &clusterObject})
+		if denied != nil {
+			res.Findings = append(res.Findings, rule.Finding{Rule: denied.ID, Severity: denied.Severity,
+				Message: fmt.Sprintf("cannot list %s: %s", d.Resource, d.Err), Hint: d.Permission(), Object: &clusterObject})
+		}
 	}
 	for _, nr := range NodeRules() {
-		nr.Check(f, emitter{rule: nr, out: &res.Findings})
+		if r := opts.Settings.Apply(&nr.Rule); r != nil {
+			nr.Check(f, emitter{rule: r, out: &res.Findings})
+		}
 	}
 	if opts.NodeConfig != nil && len(s.Kubelets) > 0 {
 		res.Rules = append(res.Rules, opts.NodeConfig.Rules...)
@@ -145,26 +131,14 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 	if a := s.KubeletAccess; a != nil {
 		res.Notes = append(res.Notes, fmt.Sprintf("read the kubelets of %d Windows node(s) %s", a.Nodes, accessWords(a.Path)))
 	}
-	res.Findings = append(res.Findings, Lint(s, tops, opts.Rules, m)...)
+	res.Findings = append(res.Findings, live.Lint(s, tops, opts.Rules, m)...)
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
-		if err := simulateLive(ctx, s, f, owners, res); err != nil {
+		if err := simulateLive(ctx, s, f, owners, opts.Settings, res); err != nil {
 			return nil, err
 		}
 	}
 	res.Areas = Areas(res)
 	return res, nil
-}
-
-// Lint runs the lint rules over the top-level live objects through the
-// same engine lint uses. Findings name Kind/namespace/name and the field
-// path; the JSON positions the engine works out are dropped.
-func Lint(s *live.Snapshot, tops []*manifest.Object, rules []*rule.Rule, m winsupport.Model) []rule.Finding {
-	res := engine.Check(tops, engine.Options{Rules: rules, Cluster: clusterOf(s), Model: m, RuntimeClasses: s.RuntimeClasses})
-	out := res.Findings
-	for i := range out {
-		out[i].File, out[i].Line, out[i].Column = "", 0, 0
-	}
-	return out
 }
 
 // accessWords says how the kubelets were reached.

@@ -1,8 +1,6 @@
 package audit
 
 import (
-	"strings"
-
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/cluster"
@@ -56,11 +54,8 @@ func Schedulable(n *corev1.Node) bool {
 // Build is the node's Windows build from its kernel version
 // (10.0.20348.2461 is build 10.0.20348), "" when unknown.
 func Build(n *corev1.Node) string {
-	parts := strings.Split(n.Status.NodeInfo.KernelVersion, ".")
-	if len(parts) < 3 {
-		return ""
-	}
-	return strings.Join(parts[:3], ".")
+	b, _ := winsupport.KernelBuild(n.Status.NodeInfo.KernelVersion)
+	return b
 }
 
 // nodeObject is the identity findings on a node carry.
@@ -75,7 +70,7 @@ func podObject(p *corev1.Pod) *manifest.Object {
 
 // emitter collects findings for one rule.
 type emitter struct {
-	rule *NodeRule
+	rule *rule.Rule // as configured
 	out  *[]rule.Finding
 }
 
@@ -84,5 +79,5 @@ func (e emitter) report(obj *manifest.Object, path, msg, hint string) {
 }
 
 func nodeClusterIdentity() manifest.Object {
-	return manifest.Object{APIVersion: "winkube.io/v1alpha1", Kind: "Cluster", Name: "cluster"}
+	return manifest.Object{APIVersion: manifest.APIVersion, Kind: "Cluster", Name: "cluster"}
 }

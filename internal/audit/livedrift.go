@@ -37,7 +37,7 @@ func cmpOr(s, def string) string {
 }
 
 var windowsNodeConfigDrift = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-config-drift", Title: "A Windows node's live kubelet configuration differs from the rest of its pool", Severity: rule.Warning, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "windows-node-config-drift", Title: "A Windows node's live kubelet configuration differs from the rest of its pool", Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "Among the Windows nodes of one pool (the same pool label, else the same instance type and Windows build), a node whose kubelet serves a `/configz` with a field whose value differs from the one most of the pool has. Per-node fields (podCIDR, providerID, TLS file paths) are left out.",
 			Why:     "Nodes of one pool are meant to be interchangeable: a node that was configured by hand, missed a rollout or kept an old bootstrap script reserves, evicts or reaches the runtime differently, and pods behave differently depending on where they land.",

@@ -28,7 +28,7 @@ type NodeConfigCheck struct {
 const srcKubeletAuth = "kubernetes/kubernetes v1.36.3 pkg/kubelet/server/auth.go (GetRequestAttributes: /configz is nodes/configz, /stats is nodes/stats, /logs is nodes/log, else nodes/proxy)"
 
 var kubeletUnreadable = &NodeRule{
-	Rule: rule.Rule{ID: "kubelet-unreadable", Title: "A Windows node's kubelet API could not be read", Severity: rule.Warning, Category: CategoryAccess,
+	Rule: rule.Rule{ID: "kubelet-unreadable", Title: "A Windows node's kubelet API could not be read", Severity: rule.Warning, Category: CategoryAccess, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "An endpoint of a Windows node's kubelet (`/configz`, `/stats/summary`, `/logs/`) that the audit or doctor asked for, with `--node-reads`, did not answer usefully: a missing permission (named in the hint), a 404 or 405 (the handler is off in the kubelet's configuration), no answer in time, an answer too large, or malformed JSON.",
 			Why:     "What depends on that endpoint is left out for that node: without `/configz` the live configuration rules and the drift check skip it, without `/stats/summary` its memory and disk are not judged, without `/logs/` doctor cannot match node causes on its logs. The run goes on for the other nodes.",
@@ -100,7 +100,7 @@ func buildNumber(n *corev1.Node) int {
 const srcEvictionWindows = "kubernetes/kubernetes v1.36.3 pkg/kubelet/eviction/defaults_windows.go (DefaultEvictionHard: memory.available 500Mi, nodefs.available 10%, imagefs.available 15%)"
 
 var windowsNodeMemoryPressure = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-memory-pressure", Title: "A Windows node's working set is above its allocatable memory", Severity: rule.Warning, Category: CategoryCapacity,
+	Rule: rule.Rule{ID: "windows-node-memory-pressure", Title: "A Windows node's working set is above its allocatable memory", Severity: rule.Warning, Category: CategoryCapacity, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "The kubelet's `/stats/summary` of a Windows node reports a node memory working set above the node's allocatable memory, or less memory available than the Windows kubelet's default hard eviction threshold (500Mi).",
 			Why:     "Windows cannot enforce allocatable (no cgroups): what is above allocatable is taken from the reserve meant for the OS, the kubelet and the runtime. Windows has no OOM killer; a node out of memory pages to disk, slows down and goes NotReady before the kubelet evicts anything.",
@@ -113,7 +113,7 @@ var windowsNodeMemoryPressure = &NodeRule{
 			if n == nil || k.Stats == nil || k.Stats.MemoryWorkingSetBytes == nil {
 				continue
 			}
-			if msg := MemoryPressure(n, k.Stats); msg != "" {
+			if msg := live.MemoryPressure(n, k.Stats); msg != "" {
 				e.report(nodeObject(n), "status.allocatable.memory", msg, "kubectl top pods -A --sort-by=memory --field-selector spec.nodeName="+n.Name)
 			}
 		}
@@ -122,33 +122,9 @@ var windowsNodeMemoryPressure = &NodeRule{
 
 // evictionMemory is the Windows kubelet's default memory.available hard
 // eviction threshold.
-var evictionMemory = resource.MustParse("500Mi")
-
-// MemoryPressure says how n's memory is under pressure, "" when it is not.
-func MemoryPressure(n *corev1.Node, s *live.NodeStats) string {
-	ws := int64(*s.MemoryWorkingSetBytes)
-	alloc, capacity := n.Status.Allocatable.Memory(), n.Status.Capacity.Memory()
-	var parts []string
-	if !alloc.IsZero() && ws > alloc.Value() {
-		over := ws - alloc.Value()
-		reserve := capacity.Value() - alloc.Value()
-		parts = append(parts, fmt.Sprintf("working set %s is above allocatable %s of capacity %s: %s of the %s reserved for the OS and node services is taken", gib(*resource.NewQuantity(ws, resource.BinarySI)), gib(*alloc), gib(*capacity), gib(*resource.NewQuantity(over, resource.BinarySI)), gib(*resource.NewQuantity(reserve, resource.BinarySI))))
-	}
-	if a := s.MemoryAvailableBytes; a != nil && int64(*a) < evictionMemory.Value() {
-		parts = append(parts, fmt.Sprintf("%s available, below the 500Mi hard eviction threshold", gib(*resource.NewQuantity(int64(*a), resource.BinarySI))))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	msg := fmt.Sprintf("Windows node %s: %s", n.Name, strings.Join(parts, "; "))
-	if !s.Time.IsZero() {
-		msg += " (kubelet stats at " + s.Time.UTC().Format("2006-01-02T15:04:05Z") + ")"
-	}
-	return msg
-}
 
 var windowsNodeDiskPressure = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-disk-pressure", Title: "A Windows node's disk is nearly at the kubelet's eviction threshold", Severity: rule.Warning, Category: CategoryCapacity,
+	Rule: rule.Rule{ID: "windows-node-disk-pressure", Title: "A Windows node's disk is nearly at the kubelet's eviction threshold", Severity: rule.Warning, Category: CategoryCapacity, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "The kubelet's `/stats/summary` of a Windows node reports less than 15% of the node filesystem free, or less than 20% of the image filesystem: within 5 points of the kubelet's hard eviction thresholds (nodefs.available 10%, imagefs.available 15%).",
 			Why:     "Windows container images are large (servercore is several GiB); a node that crosses the threshold evicts pods and garbage-collects images, and pulls of new images fail until space is freed.",
@@ -172,7 +148,7 @@ var windowsNodeDiskPressure = &NodeRule{
 				pct := 100 * float64(*d.avail) / float64(*d.capa)
 				if pct < d.warnBelow {
 					e.report(nodeObject(n), "", fmt.Sprintf("Windows node %s: %s has %.1f%% free (%s of %s), under %.0f%%", n.Name, d.name, pct,
-						gib(*resource.NewQuantity(int64(*d.avail), resource.BinarySI)), gib(*resource.NewQuantity(int64(*d.capa), resource.BinarySI)), d.warnBelow),
+						live.GiB(*resource.NewQuantity(int64(*d.avail), resource.BinarySI)), live.GiB(*resource.NewQuantity(int64(*d.capa), resource.BinarySI)), d.warnBelow),
 						"on the node: crictl rmi --prune")
 				}
 			}

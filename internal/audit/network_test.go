@@ -55,7 +55,7 @@ func TestPoolNetworks(t *testing.T) {
 		},
 	}
 	got := map[string]string{}
-	for _, p := range clusterOf(s).Pools {
+	for _, p := range s.Cluster().Pools {
 		enf, known := p.EnforcesNetworkPolicy()
 		v := p.CNI + " "
 		switch {

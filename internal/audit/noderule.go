@@ -63,7 +63,7 @@ func Rules(lint []*rule.Rule) []*rule.Rule {
 
 // PermissionDenied reports a kind the audit may not list.
 var PermissionDenied = &rule.Rule{
-	ID: "permission-denied", Title: "The audit may not list a kind it reads", Severity: rule.Warning, Category: CategoryAccess,
+	ID: "permission-denied", Title: "The audit may not list a kind it reads", Severity: rule.Warning, Category: CategoryAccess, Family: rule.FamilyAudit,
 	Doc: rule.Doc{
 		What:    "A kind winkube reads (nodes, pods, workloads, RuntimeClasses, Services, events) could not be listed with the credentials in use.",
 		Why:     "Whatever depends on that kind is left out of the report: without nodes no node rule runs, without events doctor cannot explain a pod.",
@@ -74,7 +74,7 @@ var PermissionDenied = &rule.Rule{
 
 // WorkloadPending reports a pod the simulation leaves Pending.
 var WorkloadPending = &rule.Rule{
-	ID: "workload-pending", Title: "A workload's pod cannot be scheduled on the live nodes", Severity: rule.Error, Category: rule.Placement,
+	ID: "workload-pending", Title: "A workload's pod cannot be scheduled on the live nodes", Severity: rule.Error, Category: rule.Placement, Family: rule.FamilyAudit,
 	Doc: rule.Doc{
 		What:    "The simulation, run on the live nodes with the running pods already placed, leaves a pending pod of the workload unscheduled; the message is kube-scheduler's FailedScheduling message for the model's Kubernetes version.",
 		Why:     "In a hybrid cluster a pod stays Pending when it does not tolerate the Windows taint, selects an OS or build no node has, or no node of its OS has room.",
@@ -85,7 +85,7 @@ var WorkloadPending = &rule.Rule{
 
 // WorkloadStartFailure reports a bound pod the kubelet would not start.
 var WorkloadStartFailure = &rule.Rule{
-	ID: "workload-start-failure", Title: "A workload's pod is bound to a node whose kubelet cannot start it", Severity: rule.Error, Category: rule.Images,
+	ID: "workload-start-failure", Title: "A workload's pod is bound to a node whose kubelet cannot start it", Severity: rule.Error, Category: rule.Images, Family: rule.FamilyAudit,
 	Doc: rule.Doc{
 		What:    "A pod that is not running is bound to a node where the simulation predicts the kubelet refuses it or the runtime cannot start it (OS or build mismatch, Linux image on Windows).",
 		Why:     "Windows nodes run only images built for their OS and, under process isolation, their exact build.",

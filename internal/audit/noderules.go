@@ -9,12 +9,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/target"
 )
 
 var windowsNodeUntainted = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-untainted", Title: "A Windows node has no NoSchedule taint while some Linux workloads are not pinned", Severity: rule.Error, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "windows-node-untainted", Title: "A Windows node has no NoSchedule taint while some Linux workloads are not pinned", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "A Windows node carries no NoSchedule or NoExecute taint while at least one workload that is not for Windows is not pinned to Linux by its node selector or affinity.",
 			Why:     "Without the taint the scheduler may place those Linux pods on the Windows node, where the kubelet refuses them or the runtime cannot pull a Linux image.",
@@ -61,7 +62,7 @@ func first(s []string, n int) []string {
 const buildLabelPath = "metadata.labels[" + cluster.LabelWindowsBuild + "]"
 
 var windowsNodeBuildLabelMissing = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-build-label-missing", Title: "A Windows node has no node.kubernetes.io/windows-build label", Severity: rule.Warning, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "windows-node-build-label-missing", Title: "A Windows node has no node.kubernetes.io/windows-build label", Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "A Windows node lacks the node.kubernetes.io/windows-build label the kubelet sets from the host's build.",
 			Why:     "Workloads and RuntimeClasses select Windows builds with this label: process-isolated containers must match the host build, so a node without it takes no build-pinned pod.",
@@ -82,7 +83,7 @@ var windowsNodeBuildLabelMissing = &NodeRule{
 }
 
 var windowsNodeBuildLabelMismatch = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-build-label-mismatch", Title: "A Windows node's build label disagrees with its kernel version", Severity: rule.Error, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "windows-node-build-label-mismatch", Title: "A Windows node's build label disagrees with its kernel version", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "The node.kubernetes.io/windows-build label names a different build from status.nodeInfo.kernelVersion, which the kubelet reads from the host.",
 			Why:     "Pods pinned to the labelled build land on a host of another build, where process-isolated containers fail with 'the container operating system does not match the host operating system'.",
@@ -101,7 +102,7 @@ var windowsNodeBuildLabelMismatch = &NodeRule{
 }
 
 var windowsNodeUnsupportedBuild = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-unsupported-build", Title: "A Windows node runs a build the cluster's Kubernetes version does not support", Severity: rule.Error, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "windows-node-unsupported-build", Title: "A Windows node runs a build the cluster's Kubernetes version does not support", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "The node's Windows build (from its kernel version, else its build label) is not a supported node OS for the API server's Kubernetes release.",
 			Why:     "Semi-Annual Channel releases are out of support and Windows Server 2019 is not listed for current releases; such nodes get no fixes and images for them are no longer published.",
@@ -134,7 +135,7 @@ var windowsNodeUnsupportedBuild = &NodeRule{
 var minReserve = resource.MustParse("2Gi")
 
 var windowsNodeLowReserve = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-low-reserve", Title: "A Windows node reserves less than 2 GiB of memory for the OS", Severity: rule.Warning, Category: CategoryCapacity,
+	Rule: rule.Rule{ID: "windows-node-low-reserve", Title: "A Windows node reserves less than 2 GiB of memory for the OS", Severity: rule.Warning, Category: CategoryCapacity, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "Capacity minus allocatable memory (kube-reserved, system-reserved and the eviction threshold together) is under 2 GiB on a Windows node.",
 			Why:     "Windows and its services use about 3.5 GB on a node; with a small reserve pods are scheduled into memory the OS needs, and Windows has no OOM killer to protect it.",
@@ -151,19 +152,15 @@ var windowsNodeLowReserve = &NodeRule{
 			reserved := c.DeepCopy()
 			reserved.Sub(a)
 			if reserved.Cmp(minReserve) < 0 {
-				e.report(nodeObject(n), "status.allocatable.memory", fmt.Sprintf("Windows node %s reserves %s of its %s memory (capacity minus allocatable); at least 2Gi is recommended", n.Name, gib(reserved), gib(c)),
+				e.report(nodeObject(n), "status.allocatable.memory", fmt.Sprintf("Windows node %s reserves %s of its %s memory (capacity minus allocatable); at least 2Gi is recommended", n.Name, live.GiB(reserved), live.GiB(c)),
 					"set the kubelet's --system-reserved=memory=2Gi (or more) on the node")
 			}
 		}
 	},
 }
 
-func gib(q resource.Quantity) string {
-	return fmt.Sprintf("%.1fGi", float64(q.Value())/(1<<30))
-}
-
 var windowsNodeContainerdOld = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-containerd-old", Title: "A Windows node runs containerd older than 1.7", Severity: rule.Warning, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "windows-node-containerd-old", Title: "A Windows node runs containerd older than 1.7", Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "status.nodeInfo.containerRuntimeVersion reports containerd before 1.7 on a Windows node.",
 			Why:     "Earlier containerd releases have known CRI compatibility problems with Kubernetes 1.26 and later (the v1alpha2 CRI API was removed) and lack Windows fixes such as HostProcess support.",
@@ -194,7 +191,7 @@ func majorMinor(v string) (major, minor int, ok bool) {
 }
 
 var kubeletVersionSkew = &NodeRule{
-	Rule: rule.Rule{ID: "kubelet-version-skew", Title: "A kubelet is newer than the API server or more than three minor versions older", Severity: rule.Error, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "kubelet-version-skew", Title: "A kubelet is newer than the API server or more than three minor versions older", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "status.nodeInfo.kubeletVersion is outside the skew Kubernetes supports against kube-apiserver: never newer, at most three minor versions older.",
 			Why:     "Windows nodes are often upgraded on their own schedule; a kubelet outside the skew policy is untested against the control plane and may misbehave or be refused features.",
@@ -223,7 +220,7 @@ var kubeletVersionSkew = &NodeRule{
 }
 
 var hybridTooFewNodes = &NodeRule{
-	Rule: rule.Rule{ID: "hybrid-too-few-nodes", Title: "A hybrid cluster has fewer than two Ready schedulable nodes of an OS", Severity: rule.Warning, Category: CategoryCapacity,
+	Rule: rule.Rule{ID: "hybrid-too-few-nodes", Title: "A hybrid cluster has fewer than two Ready schedulable nodes of an OS", Severity: rule.Warning, Category: CategoryCapacity, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "In a cluster with Windows nodes or Windows workloads, fewer than two nodes of Linux or of Windows are Ready and not cordoned.",
 			Why:     "Pods are pinned to their OS: with one node of an OS, draining or losing it leaves every workload of that OS Pending.",
@@ -265,7 +262,7 @@ func podOnWrongNode(podOS, nodeOS target.OS) func(*Facts, emitter) {
 	return func(f *Facts, e emitter) {
 		for _, p := range f.Snapshot.Pods {
 			n := f.Snapshot.Node(p.Spec.NodeName)
-			if n == nil || f.PodOS[p] != podOS || NodeOS(n) != string(nodeOS) || terminated(p) {
+			if n == nil || f.PodOS[p] != podOS || NodeOS(n) != string(nodeOS) || live.Terminated(p) {
 				continue
 			}
 			e.report(podObject(p), "spec.nodeName", fmt.Sprintf("pod %s/%s is for %s but is bound to %s node %s", p.Namespace, p.Name, podOS, nodeOS, n.Name),
@@ -274,12 +271,8 @@ func podOnWrongNode(podOS, nodeOS target.OS) func(*Facts, emitter) {
 	}
 }
 
-func terminated(p *corev1.Pod) bool {
-	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
-}
-
 var linuxPodOnWindowsNode = &NodeRule{
-	Rule: rule.Rule{ID: "linux-pod-on-windows-node", Title: "A Linux pod is bound to a Windows node", Severity: rule.Error, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "linux-pod-on-windows-node", Title: "A Linux pod is bound to a Windows node", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "A pod that is not finished and is for Linux (by spec.os.name, its node selector or its images) is bound to a Windows node.",
 			Why:     "The Windows kubelet refuses a pod whose spec.os.name is linux (PodOSNotSupported), and containerd cannot pull a Linux-only image there; the pod never runs.",
@@ -290,7 +283,7 @@ var linuxPodOnWindowsNode = &NodeRule{
 }
 
 var windowsPodOnLinuxNode = &NodeRule{
-	Rule: rule.Rule{ID: "windows-pod-on-linux-node", Title: "A Windows pod is bound to a Linux node", Severity: rule.Error, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "windows-pod-on-linux-node", Title: "A Windows pod is bound to a Linux node", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "A pod that is not finished and is for Windows (by spec.os.name, its node selector, HostProcess or its images) is bound to a Linux node.",
 			Why:     "A Linux kubelet refuses a pod whose spec.os.name is windows, and a Windows image has no Linux variant to pull.",
@@ -301,7 +294,7 @@ var windowsPodOnLinuxNode = &NodeRule{
 }
 
 var windowsNodeNotReady = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-not-ready", Title: "A Windows node is not Ready", Severity: rule.Error, Category: CategoryNodes,
+	Rule: rule.Rule{ID: "windows-node-not-ready", Title: "A Windows node is not Ready", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "A Windows node's Ready condition is False or Unknown; the finding quotes the condition's reason and message.",
 			Why:     "A NotReady Windows node takes no pods, and its running pods are evicted after the toleration of node.kubernetes.io/not-ready ends; on Windows the usual causes are a stopped kubelet or containerd service, or a CNI not ready.",

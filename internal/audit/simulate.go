@@ -12,14 +12,13 @@ import (
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/simulate"
 	"github.com/winkube/winkube/internal/target"
-	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // SimulationInput is the simulation of the live cluster (PlacedInput)
 // and, when headroom is asked for, each Windows workload with no new
 // replicas so --max can say how many more fit.
 func SimulationInput(s *live.Snapshot, f *Facts, headroom bool) simulate.Input {
-	in := PlacedInput(s, f.Model)
+	in := live.PlacedInput(s, f.Model)
 	if !headroom {
 		return in
 	}
@@ -36,30 +35,7 @@ func SimulationInput(s *live.Snapshot, f *Facts, headroom bool) simulate.Input {
 	return in
 }
 
-// PlacedInput is the live cluster as it stands: the live nodes, every pod
-// that is bound and not finished already placed on its node (as a pod
-// naming its node), then the pods still waiting for a node in the order
-// they were created. The pods are stored already (simulate.Input.Stored):
-// they are not validated or admitted again.
-func PlacedInput(s *live.Snapshot, m winsupport.Model) simulate.Input {
-	in := simulate.Input{Nodes: s.Nodes, RuntimeClasses: s.RuntimeClasses, Model: m, Stored: true}
-	var waiting []*manifest.Object
-	for _, p := range s.Pods {
-		if terminated(p) {
-			continue
-		}
-		o := &manifest.Object{APIVersion: "v1", Kind: "Pod", Namespace: p.Namespace, Name: p.Name, Root: &manifest.Node{}, Typed: p}
-		if p.Spec.NodeName == "" {
-			waiting = append(waiting, o)
-			continue
-		}
-		in.Objects = append(in.Objects, o)
-	}
-	in.Objects = append(in.Objects, waiting...)
-	return in
-}
-
-func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owners, res *Result) error {
+func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *live.Owners, set *rule.Settings, res *Result) error {
 	sim, err := simulate.Run(ctx, SimulationInput(s, f, true))
 	if err != nil {
 		return fmt.Errorf("simulating the live cluster: %w", err)
@@ -69,6 +45,7 @@ func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owner
 	for _, p := range s.Pods {
 		pods["Pod/"+p.Namespace+"/"+p.Name] = p
 	}
+	pending, failing := set.Apply(WorkloadPending), set.Apply(WorkloadStartFailure)
 	seen := map[string]bool{}
 	for _, pr := range sim.Pods {
 		p := pods[pr.Workload]
@@ -78,15 +55,15 @@ func simulateLive(ctx context.Context, s *live.Snapshot, f *Facts, owners *Owner
 		top := owners.Top(p)
 		switch {
 		case pr.Pending && pr.Message != "":
-			if key := "p" + top.Ref(); !seen[key] {
+			if key := "p" + top.Ref(); pending != nil && !seen[key] {
 				seen[key] = true
-				res.Findings = append(res.Findings, rule.Finding{Rule: WorkloadPending.ID, Severity: WorkloadPending.Severity, Object: top,
+				res.Findings = append(res.Findings, rule.Finding{Rule: pending.ID, Severity: pending.Severity, Object: top,
 					Message: fmt.Sprintf("pod %s cannot be scheduled: %s", p.Name, pr.Message), Hint: strings.Join(pr.Explanation, "; ")})
 			}
 		case pr.StartFailure != "" && p.Status.Phase == corev1.PodPending:
-			if key := "s" + top.Ref(); !seen[key] {
+			if key := "s" + top.Ref(); failing != nil && !seen[key] {
 				seen[key] = true
-				res.Findings = append(res.Findings, rule.Finding{Rule: WorkloadStartFailure.ID, Severity: WorkloadStartFailure.Severity, Object: top,
+				res.Findings = append(res.Findings, rule.Finding{Rule: failing.ID, Severity: failing.Severity, Object: top,
 					Message: fmt.Sprintf("pod %s on node %s: %s", p.Name, pr.Node, pr.StartFailure)})
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/winkube/winkube/internal/live/fetch"
 	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/report/auditreport"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/version"
 	"github.com/winkube/winkube/internal/winsupport"
@@ -67,7 +68,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 		},
 	}
 	f := cmd.Flags()
-	o.output.addFlags(f, "report", audit.Formats...)
+	o.output.addFlags(f, "report", auditreport.Formats...)
 	o.failGate.addFlag(f)
 	o.scope.addFlags(f)
 	o.liveFlags.addFlags(f)
@@ -105,13 +106,13 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	noteKubelets(o.streams, o.quiet, snap)
-	opts := audit.Options{Rules: o.enabled, NoSimulation: o.noSim, Model: o.explicitModel(), NodeConfig: liveNodeConfig(o.explicitModel())}
+	opts := audit.Options{Rules: o.enabled, Settings: o.cfg.Settings(), NoSimulation: o.noSim, Model: o.explicitModel(), NodeConfig: liveNodeConfig(o.explicitModel())}
 	res, err := audit.Run(cmd.Context(), snap, opts)
 	if err != nil {
 		return err
 	}
 	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
-		return audit.Write(w, format, res, version.Get().Version, report.Options{Color: colour})
+		return auditreport.Write(w, format, res, version.Get().Version, report.Options{Color: colour})
 	})
 	if err != nil {
 		return err

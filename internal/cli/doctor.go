@@ -10,6 +10,7 @@ import (
 
 	"github.com/winkube/winkube/internal/doctor"
 	"github.com/winkube/winkube/internal/live/fetch"
+	"github.com/winkube/winkube/internal/report/doctorreport"
 	"github.com/winkube/winkube/internal/version"
 )
 
@@ -18,6 +19,7 @@ type doctorOptions struct {
 	liveFlags
 	output
 	noSim         bool
+	causes        bool
 	creatingAfter time.Duration
 	streams       Streams
 }
@@ -43,6 +45,9 @@ to program Services, the runtime unreachable ...), quoting each line with its
 timestamp. Direct reads need get on nodes/log and nodes/stats; proxy reads
 need nodes/proxy.
 
+With --causes the causes doctor names are listed, in the order tried, and no
+cluster is read (winkube rules --family doctor lists them too).
+
 With POD only that pod is diagnosed. Without -n or -A the kubeconfig context's
 namespace is read, as kubectl does.
 
@@ -51,9 +56,13 @@ has, 2 for a usage error or a tool failure.`,
 		Example: `  winkube doctor -A
   winkube doctor -n shop web-7d9c6b5f4-x2k8q
   winkube doctor -A -o json | jq '.diagnoses[] | {pod: .pod.name, cause}'
+  winkube doctor --causes -o json | jq -r '.[].id'
   kubectl winkube doctor -n shop`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.causes {
+				return o.listCauses(args)
+			}
 			if err := o.validate(args); err != nil {
 				return err
 			}
@@ -61,12 +70,29 @@ has, 2 for a usage error or a tool failure.`,
 		},
 	}
 	f := cmd.Flags()
-	o.output.addFlags(f, "report", doctor.Formats...)
+	o.output.addFlags(f, "report", doctorreport.Formats...)
 	o.scope.addFlags(f)
 	o.liveFlags.addFlags(f)
 	f.DurationVar(&o.creatingAfter, "creating-after", doctor.DefaultCreatingAfter, "how long ContainerCreating is normal (a first pull of a Windows image takes minutes)")
 	f.BoolVar(&o.noSim, "no-simulation", false, "skip the simulation on the live nodes")
+	f.BoolVar(&o.causes, "causes", false, "list the causes doctor names, in the order tried, and read no cluster")
 	return cmd
+}
+
+// listCauses writes the catalogue of causes.
+func (o *doctorOptions) listCauses(args []string) error {
+	if err := o.output.validate(); err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usagef("--causes takes no pod")
+	}
+	return o.render(o.streams, func(w io.Writer, format string, _ bool) error {
+		if format == "json" {
+			return doctorreport.CausesJSON(w, doctor.Causes())
+		}
+		return doctorreport.CausesText(w, doctor.Causes())
+	})
 }
 
 func (o *doctorOptions) validate(args []string) error {
@@ -86,7 +112,7 @@ func (o *doctorOptions) validate(args []string) error {
 func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	limitMemory(doctorMemoryLimit)
 	o.opts.Progress = progress(o.streams, o.quiet)
-	opts := doctor.Options{Rules: o.enabled, CreatingAfter: o.creatingAfter, NoSimulation: o.noSim, Model: o.explicitModel(), Now: time.Now()}
+	opts := doctor.Options{Rules: o.enabled, Settings: o.cfg.Settings(), CreatingAfter: o.creatingAfter, NoSimulation: o.noSim, Model: o.explicitModel(), Now: time.Now()}
 	if len(args) == 1 {
 		opts.Pod = args[0]
 	}
@@ -121,9 +147,9 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	}
 	err = o.render(o.streams, func(w io.Writer, format string, _ bool) error {
 		if format == "json" {
-			return doctor.JSON(w, rep, version.Get().Version)
+			return doctorreport.JSON(w, rep, version.Get().Version)
 		}
-		return doctor.Text(w, rep)
+		return doctorreport.Text(w, rep)
 	})
 	if err != nil {
 		return err

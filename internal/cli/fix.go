@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,6 +25,7 @@ type fixOptions struct {
 	scope
 	inputFlags
 	output
+	failGate
 	streams Streams
 	write   bool
 	unsafe  bool
@@ -57,8 +59,12 @@ rejected) need --unsafe, or --rule ID for one rule.
 a FixReport. With --write, stdout stays empty unless -o is given.
 --output-file FORMAT=PATH writes a format to a file as well.
 
-Exit status: 0 when every fix was applied, 2 when an edit could not be made or
-a file could not be read or written (each is named on stderr).`,
+YAML that is not a Kubernetes object (a Helm values.yaml) is left as it is and
+reported as a load-error warning, as lint reports it.
+
+Exit status: 0 when every fix was applied, 1 when an input warning is at or
+above --fail-on, 2 when an edit could not be made or a file could not be read
+or written (each is named on stderr).`,
 		Example: `  winkube fix examples/                 # show the diff
   winkube fix --write manifests/         # edit in place
   helm template ./chart | winkube fix - > fixed.yaml
@@ -72,6 +78,9 @@ a file could not be read or written (each is named on stderr).`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.output.validate(); err != nil {
+				return err
+			}
+			if err := o.failGate.validate(); err != nil {
 				return err
 			}
 			o.stdout = !o.write || cmd.Flags().Changed("output")
@@ -91,6 +100,7 @@ a file could not be read or written (each is named on stderr).`,
 	f.BoolVar(&o.unsafe, "unsafe", false, "also apply fixes that change security posture")
 	f.StringArrayVar(&o.rules, "rule", nil, "apply this rule's unsafe fixes too (repeatable)")
 	o.output.addFlags(f, "result", "diff", "json")
+	o.failGate.addFlag(f)
 	o.scope.addFlags(f)
 	o.addInputFlags(f)
 	return cmd
@@ -109,7 +119,7 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 	o.announce(o.streams.Err, o.quiet)
 	ctx := cmd.Context()
 	var stdin []byte
-	if contains(args, "-") {
+	if slices.Contains(args, "-") {
 		if o.write {
 			return usagef("--write cannot write back to stdin; redirect stdout instead")
 		}
@@ -151,7 +161,13 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	changedFiles, changed, failures := 0, 0, 0
 	var writeErrs []error
+	var input []rule.Finding
 	for i, fr := range res.Files {
+		for _, e := range fr.NotObjects {
+			if f, report, _ := notObject(o.cfg.Settings(), e); report {
+				input = append(input, f)
+			}
+		}
 		changed += len(fr.Notes)
 		for _, f := range fr.Failures {
 			fmt.Fprintf(o.streams.Err, "error: %s: %s\n", fr.Name, f)
@@ -173,6 +189,7 @@ func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	if err := o.renderResult(files, res); err != nil {
 		return err
 	}
+	warnInput(o.streams.Err, o.quiet, input)
 	// Without --write nothing is written: a diff, or the fixed stream of a
 	// filter (-), shows what the fixes would do to the files.
 	filter := len(files) == 1 && files[0].Name == fixreport.Stdin
@@ -194,7 +211,7 @@ func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	case failures > 0:
 		return fmt.Errorf("%s: not everything was fixed (see above)", count(failures, "problem", "problems"))
 	}
-	return nil
+	return o.failGate.exit(input)
 }
 
 // renderResult writes the chosen format to stdout (unless --write without

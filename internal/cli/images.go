@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
@@ -16,6 +13,8 @@ import (
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/registry"
 	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/report/imagereport"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -24,7 +23,10 @@ type imagesOptions struct {
 	inputFlags
 	registryFlags
 	output
+	failGate
 	streams Streams
+	// input are the documents that are not Kubernetes objects.
+	input []rule.Finding
 }
 
 func newImagesCommand(s Streams) *cobra.Command {
@@ -40,13 +42,20 @@ Windows Server 2022; from 2022 on, the previous LTSC up to the host's build;
 with Hyper-V, any build up to the host's), the greatest os.version, the win32k
 feature ignored. Where none fits, the runtime's own error is shown.
 
+YAML that is not a Kubernetes object (a Helm values.yaml) is reported as a
+load-error warning, as lint reports it.
+
 Exit status: 0 when every image resolved and every pool runs its sandbox
-image, 1 otherwise, 2 for a usage error or a tool failure.`,
+image, 1 otherwise or when an input warning is at or above --fail-on, 2 for a
+usage error or a tool failure.`,
 		Example: `  winkube images --cluster cluster.yaml manifests/
   helm template ./chart | winkube images -o json - | jq '.images[] | select(.error)'
   winkube images --insecure-registry localhost:5000 --offline app.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.output.validate(); err != nil {
+				return err
+			}
+			if err := o.failGate.validate(); err != nil {
 				return err
 			}
 			if err := o.resolve(); err != nil {
@@ -60,29 +69,8 @@ image, 1 otherwise, 2 for a usage error or a tool failure.`,
 	o.addInputFlags(f)
 	o.addRegistryFlags(f, false)
 	o.output.addFlags(f, "table", "text", "json")
+	o.failGate.addFlag(f)
 	return cmd
-}
-
-// imageRow is one image against every pool.
-type imageRow struct {
-	Ref       string                     `json:"ref"`
-	Sandbox   bool                       `json:"sandbox,omitempty"` // a pool's sandbox (pause) image
-	Digest    string                     `json:"digest,omitempty"`
-	Index     bool                       `json:"index,omitempty"`
-	Platforms []winsupport.PlatformEntry `json:"platforms,omitempty"`
-	Error     string                     `json:"error,omitempty"`
-	Hint      string                     `json:"hint,omitempty"`
-	Pools     []poolPull                 `json:"pools,omitempty"`
-}
-
-// poolPull is what a pool's node does with the image.
-type poolPull struct {
-	Pool    string `json:"pool"`
-	OS      string `json:"os"`
-	Build   string `json:"build,omitempty"`
-	Process string `json:"process"`          // the entry pulled, or the runtime's error
-	HyperV  string `json:"hyperv,omitempty"` // Windows pools only
-	OK      bool   `json:"ok"`               // process isolation starts it
 }
 
 func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
@@ -93,6 +81,7 @@ func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
 		if refs, err = o.imageRefs(args); err != nil {
 			return err
 		}
+		warnInput(o.streams.Err, o.quiet, o.input)
 	}
 	res, err := o.resolver(o.streams, o.quiet)
 	if err != nil {
@@ -107,9 +96,9 @@ func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
 	rows := o.rows(found, failed, sandboxes)
 	err = o.render(o.streams, func(w io.Writer, format string, _ bool) error {
 		if format == "json" {
-			return writeImagesJSON(w, rows)
+			return imagereport.JSON(w, rows)
 		}
-		return writeImagesText(w, rows)
+		return imagereport.Text(w, rows)
 	})
 	if err != nil {
 		return err
@@ -119,7 +108,7 @@ func (o *imagesOptions) run(cmd *cobra.Command, args []string) error {
 			return exitError{ExitFindings}
 		}
 	}
-	return nil
+	return o.failGate.exit(o.input)
 }
 
 // imageRefs reads every container image of the manifests.
@@ -128,7 +117,10 @@ func (o *imagesOptions) imageRefs(args []string) ([]string, error) {
 	objs, errs := manifest.ReadAll(ins)
 	failed := false
 	for _, e := range append(inErrs, errs...) {
-		if strings.HasPrefix(e.Msg, "not a Kubernetes object") {
+		if f, keep, ok := notObject(o.cfg.Settings(), e); ok {
+			if keep {
+				o.input = append(o.input, f)
+			}
 			continue
 		}
 		fmt.Fprintf(o.streams.Err, "error: %s\n", report.CleanLines(e.Error()))
@@ -150,10 +142,10 @@ func (o *imagesOptions) imageRefs(args []string) ([]string, error) {
 	return refs, nil
 }
 
-func (o *imagesOptions) rows(found map[string]*winsupport.ResolvedImage, failed map[string]error, sandboxes map[string]bool) []imageRow {
-	var rows []imageRow
+func (o *imagesOptions) rows(found map[string]*winsupport.ResolvedImage, failed map[string]error, sandboxes map[string]bool) []imagereport.Row {
+	var rows []imagereport.Row
 	for ref, r := range found {
-		row := imageRow{Ref: ref, Sandbox: sandboxes[ref], Digest: r.Digest, Index: r.Index, Platforms: r.Platforms}
+		row := imagereport.Row{Ref: ref, Sandbox: sandboxes[ref], Digest: r.Digest, Index: r.Index, Platforms: r.Platforms}
 		for _, p := range o.cluster.Pools {
 			if row.Sandbox && p.Sandbox() != ref {
 				continue
@@ -163,7 +155,7 @@ func (o *imagesOptions) rows(found map[string]*winsupport.ResolvedImage, failed 
 		rows = append(rows, row)
 	}
 	for ref, err := range failed {
-		row := imageRow{Ref: ref, Sandbox: sandboxes[ref], Error: err.Error()}
+		row := imagereport.Row{Ref: ref, Sandbox: sandboxes[ref], Error: err.Error()}
 		if e, ok := err.(*registry.Error); ok {
 			row.Hint = e.ResolveHint()
 		}
@@ -179,9 +171,9 @@ func (o *imagesOptions) rows(found map[string]*winsupport.ResolvedImage, failed 
 }
 
 // pull is what a node of the pool pulls, under each isolation.
-func pull(p cluster.Pool, r *winsupport.ResolvedImage) poolPull {
+func pull(p cluster.Pool, r *winsupport.ResolvedImage) imagereport.Pull {
 	host := winsupport.Host{OS: p.OS, Architecture: p.Arch, Build: p.WindowsBuild}
-	out := poolPull{Pool: p.Name, OS: p.OS, Build: p.WindowsBuild}
+	out := imagereport.Pull{Pool: p.Name, OS: p.OS, Build: p.WindowsBuild}
 	out.Process, out.OK = pickText(host, r, winsupport.ProcessIsolation)
 	if p.OS == "windows" {
 		out.HyperV, _ = pickText(host, r, winsupport.HyperVIsolation)
@@ -198,15 +190,10 @@ func pickText(h winsupport.Host, r *winsupport.ResolvedImage, iso winsupport.Iso
 		return r.Platforms[i].String(), true
 	}
 	if iso == winsupport.HyperVIsolation && hasOS(r, "windows") {
-		return "CreateContainerError: " + hcsMismatch, false
+		return "CreateContainerError: " + winsupport.HostOSMismatchMessage, false
 	}
 	return "ErrImagePull: " + winsupport.NoPlatformMatch + ": not found", false
 }
-
-// hcsMismatch is the message of HCS_E_IMAGE_MISMATCH (HRESULT 0x80370101;
-// hcsshim's HCS error constants and Microsoft's HCS HRESULT reference),
-// which hcsshim::CreateComputeSystem returns.
-const hcsMismatch = "The container operating system does not match the host operating system."
 
 func hasOS(r *winsupport.ResolvedImage, os string) bool {
 	for _, p := range r.Platforms {
@@ -219,61 +206,11 @@ func hasOS(r *winsupport.ResolvedImage, os string) bool {
 
 // sandboxRuns reports whether a sandbox image starts on every pool that
 // uses it.
-func sandboxRuns(r imageRow) bool {
+func sandboxRuns(r imagereport.Row) bool {
 	for _, p := range r.Pools {
 		if !p.OK {
 			return false
 		}
 	}
 	return r.Error == ""
-}
-
-func writeImagesText(w io.Writer, rows []imageRow) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "IMAGE\tPOOL\tPROCESS ISOLATION\tHYPER-V ISOLATION")
-	var failed []imageRow
-	for _, r := range rows {
-		if r.Error != "" {
-			failed = append(failed, r)
-			continue
-		}
-		for _, p := range r.Pools {
-			pool := p.Pool
-			if p.Build != "" {
-				pool += " (" + p.Build + ")"
-			}
-			hv := p.HyperV
-			if hv == "" {
-				hv = "-"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", report.Clean(label(r)), report.Clean(pool), report.Clean(p.Process), report.Clean(hv))
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(failed) > 0 {
-		fmt.Fprintf(w, "\n%d image(s) could not be resolved:\n", len(failed))
-	}
-	for _, r := range failed {
-		fmt.Fprintf(w, "  %s: %s\n    %s\n", report.Clean(label(r)), report.Clean(r.Error), report.Clean(r.Hint))
-	}
-	return nil
-}
-
-func label(r imageRow) string {
-	if r.Sandbox {
-		return r.Ref + " (sandbox)"
-	}
-	return r.Ref
-}
-
-func writeImagesJSON(w io.Writer, rows []imageRow) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
-		APIVersion string     `json:"apiVersion"`
-		Kind       string     `json:"kind"`
-		Images     []imageRow `json:"images"`
-	}{"winkube.io/v1alpha1", "ImageReport", rows})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/winkube/winkube/internal/registry/registrytest"
+	"github.com/winkube/winkube/internal/report/imagereport"
 )
 
 // imagesEnv starts the in-process registry with its fixtures and writes a
@@ -70,7 +71,7 @@ func TestImagesCommand(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s\n%s", code, stderr, out)
 	}
 	var rep struct {
-		Images []imageRow `json:"images"`
+		Images []imagereport.Row `json:"images"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,6 +45,7 @@ type nodeValidateOptions struct {
 	k8sVersion                 string
 	opts                       nodeconfig.Options
 	enabled                    []*rule.Rule
+	settings                   *rule.Settings
 }
 
 func newNodeValidateCommand(s Streams) *cobra.Command {
@@ -159,19 +161,23 @@ func (o *nodeValidateOptions) resolveRules() error {
 	if err != nil {
 		return usageError{err}
 	}
-	o.enabled = cfg.Apply(node)
+	o.settings = cfg.Settings()
+	o.enabled = o.settings.ApplyAll(node)
 	return nil
 }
 
 // buildNumber reads 10.0.20348, 20348 or an LTSC tag.
 func buildNumber(m winsupport.Model, s string) (int, error) {
 	for _, b := range m.Builds() {
-		if contains(b.Tags, strings.ToLower(s)) {
+		if slices.Contains(b.Tags, strings.ToLower(s)) {
 			s = b.Build
 		}
 	}
 	// 10.0.20348.2849 (with the update revision) names build 20348.
-	num, _, _ := strings.Cut(strings.TrimPrefix(s, "10.0."), ".")
+	if b, ok := winsupport.KernelBuild(s); ok {
+		s = b
+	}
+	num := strings.TrimPrefix(s, "10.0.")
 	n, err := strconv.Atoi(num)
 	if err != nil || n < 10000 {
 		return 0, fmt.Errorf("--windows-build %q: want 10.0.20348, 20348 or ltsc2022", s)
@@ -199,7 +205,7 @@ func (o *nodeValidateOptions) run(args []string) error {
 		}
 		files = append(files, f)
 	}
-	findings = append(findings, nodeconfig.Validate(files, o.enabled, o.opts)...)
+	findings = append(configuredInput(o.settings, findings), nodeconfig.Validate(files, o.enabled, o.opts)...)
 	rep := &report.Report{Findings: findings, Rules: o.enabled, Files: len(paths), Objects: len(files), Tool: version.Get().Version}
 	err = o.render(o.streams, func(w io.Writer, format string, colour bool) error {
 		return report.Write(w, format, rep, report.Options{Color: colour})
@@ -208,6 +214,19 @@ func (o *nodeValidateOptions) run(args []string) error {
 		return err
 	}
 	return o.failGate.exit(findings)
+}
+
+// configuredInput applies the config to the findings of files that could
+// not be read, as Validate does to the other rules' findings.
+func configuredInput(set *rule.Settings, load []rule.Finding) []rule.Finding {
+	in := set.Apply(nodeconfig.Input())
+	if in == nil {
+		return nil
+	}
+	for i := range load {
+		load[i].Severity = in.SeverityOf(load[i])
+	}
+	return load
 }
 
 func loadFindings(err error) []rule.Finding {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -54,7 +55,7 @@ func (o *output) addFlags(f *pflag.FlagSet, what string, formats ...string) {
 }
 
 func (o *output) validate() error {
-	if !contains(o.formats, o.format) {
+	if !slices.Contains(o.formats, o.format) {
 		return usagef("--output %q: want %s", o.format, orList(o.formats))
 	}
 	if err := checkColor(o.color); err != nil {
@@ -66,7 +67,7 @@ func (o *output) validate() error {
 		switch {
 		case !ok || path == "":
 			return usagef("--output-file %q: want FORMAT=PATH, e.g. %s=out.%s", spec, o.formats[0], o.formats[0])
-		case !contains(o.formats, format):
+		case !slices.Contains(o.formats, format):
 			return usagef("--output-file %q: format %q: want %s", spec, format, orList(o.formats))
 		}
 		o.targets = append(o.targets, fileTarget{format, path})
@@ -130,13 +131,4 @@ func checkColor(c string) error {
 		return nil
 	}
 	return usagef("--color %q: want auto, always or never", c)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/live/fetch"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/winsupport"
@@ -46,12 +46,12 @@ func (o *planOptions) readLive(ctx context.Context, nodes, workloads bool) ([]*m
 	if !workloads {
 		return nil, nil
 	}
-	objs, err := audit.TopLevel(snap, audit.NewOwners(snap))
+	objs, err := live.TopLevel(snap, live.NewOwners(snap))
 	if err != nil {
 		return nil, err
 	}
 	for _, rc := range snap.RuntimeClasses {
-		obj, err := audit.Object("node.k8s.io/v1", "RuntimeClass", rc)
+		obj, err := live.Object("node.k8s.io/v1", "RuntimeClass", rc)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ func (o *planOptions) readBudgets(ctx context.Context, ns string) ([]*manifest.O
 	var out []*manifest.Object
 	for i := range list.Items {
 		p := &list.Items[i]
-		obj, err := audit.Object("policy/v1", "PodDisruptionBudget", &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace}, Spec: p.Spec})
+		obj, err := live.Object("policy/v1", "PodDisruptionBudget", &policyv1.PodDisruptionBudget{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace}, Spec: p.Spec})
 		if err != nil {
 			return nil, err
 		}

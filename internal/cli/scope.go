@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -119,7 +120,7 @@ func (s *scope) warnCluster(out *output, streams Streams) {
 
 // loadCluster reads --cluster: a built-in profile name, else a file.
 func (s *scope) loadCluster() (*cluster.Cluster, error) {
-	if contains(cluster.ProfileNames(), s.clusterPath) {
+	if slices.Contains(cluster.ProfileNames(), s.clusterPath) {
 		if _, err := os.Stat(s.clusterPath); err != nil {
 			return cluster.Named(s.clusterPath)
 		}

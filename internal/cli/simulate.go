@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/report/simreport"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/simulate"
 )
 
@@ -18,6 +18,7 @@ type simulateOptions struct {
 	scope
 	inputFlags
 	output
+	failGate
 	registryFlags
 	replicas []string
 	max      []string
@@ -31,6 +32,9 @@ type simulateOptions struct {
 	profile         *simulate.Profile
 	// inputProblems counts documents left out of the simulation.
 	inputProblems int
+	// input are the documents that are not Kubernetes objects, as
+	// load-error findings; --fail-on decides what they do to the exit code.
+	input []rule.Finding
 
 	overrides map[string]int32
 }
@@ -77,6 +81,7 @@ format never changes it.`,
 	}
 	f := cmd.Flags()
 	o.output.addFlags(f, "report", "text", "json", "html")
+	o.failGate.addFlag(f)
 	o.scope.addFlags(f)
 	o.addInputFlags(f)
 	f.StringArrayVar(&o.replicas, "replicas", nil, "override a workload's replicas: Kind/name=N or Kind/namespace/name=N (repeatable)")
@@ -106,6 +111,9 @@ func (o *simulateOptions) validate() error {
 	if err := o.output.validate(); err != nil {
 		return err
 	}
+	if err := o.failGate.validate(); err != nil {
+		return err
+	}
 	o.overrides = map[string]int32{}
 	for _, r := range o.replicas {
 		ref, n, ok := strings.Cut(r, "=")
@@ -130,6 +138,7 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	warnInput(o.streams.Err, o.quiet, o.input)
 	images, err := o.lookup(o.streams, o.quiet)
 	if err != nil {
 		return err
@@ -160,11 +169,11 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 	if res.Failed() || o.inputProblems > 0 {
 		return exitError{ExitFindings}
 	}
-	return nil
+	return o.failGate.exit(o.input)
 }
 
 // load reads every object. A document that is not a Kubernetes object
-// (Helm values, a kustomization) is skipped with a warning. A document
+// (Helm values, a kustomization) is skipped with a load-error warning. A document
 // that does not load, and a second object with the same kind, namespace
 // and name, are reported and left out: the rest is still simulated, and
 // the run exits 1 (o.inputProblems).
@@ -178,8 +187,10 @@ func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
 	}
 	objs, errs := manifest.ReadAll(ins)
 	for _, e := range errs {
-		if errors.Is(e, manifest.ErrNotObject) {
-			o.status(o.streams, "warning: %v", e)
+		if f, report, ok := notObject(o.cfg.Settings(), e); ok {
+			if report {
+				o.input = append(o.input, f)
+			}
 			continue
 		}
 		fmt.Fprintf(o.streams.Err, "error: %v (left out of the simulation)\n", e)

@@ -12,7 +12,7 @@ import (
 
 // APIVersion and Kind identify a compact cluster file.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "Cluster"
 )
 

@@ -2,10 +2,13 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // poolLabels are the node labels managed Kubernetes services use to name a
@@ -43,7 +46,7 @@ func FromNodes(nodes []*corev1.Node) *Cluster {
 		}
 		p := &c.Pools[i]
 		p.Count++
-		if z := n.Labels[LabelZone]; z != "" && !containsString(p.Zones, z) {
+		if z := n.Labels[LabelZone]; z != "" && !slices.Contains(p.Zones, z) {
 			p.Zones = append(p.Zones, z)
 		}
 		for k, v := range p.Labels {
@@ -138,18 +141,8 @@ func NodeOS(n *corev1.Node) string {
 
 // buildOf trims a longer Windows version (10.0.20348.2461) to its build.
 func buildOf(v string) string {
-	parts := strings.Split(v, ".")
-	if len(parts) > 3 {
-		return strings.Join(parts[:3], ".")
+	if b, ok := winsupport.KernelBuild(v); ok {
+		return b
 	}
 	return v
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

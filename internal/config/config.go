@@ -12,7 +12,7 @@ import (
 
 // APIVersion and Kind identify a winkube config file.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "Config"
 	// FileName is the config file lint looks for in the working folder.
 	FileName = ".winkube.yaml"
@@ -84,8 +84,10 @@ func SharedProblems(version string, r Rules, c *cluster.Cluster, known []*rule.R
 func (r Rules) Problems(known []*rule.Rule) []manifest.Problem {
 	var ps []manifest.Problem
 	ids := map[string]bool{}
+	graded := map[string]bool{} // rules a severity applies to
 	for _, r := range known {
 		ids[r.ID] = true
+		graded[r.ID] = graded[r.ID] || r.Family != rule.FamilyDoctor
 	}
 	check := func(path, id string) {
 		if !ids[id] {
@@ -104,39 +106,39 @@ func (r Rules) Problems(known []*rule.Rule) []manifest.Problem {
 		if _, err := rule.ParseSeverity(r.Severity[id]); err != nil {
 			ps = append(ps, manifest.Problemf(path, "%v", err))
 		}
+		if ids[id] && !graded[id] {
+			ps = append(ps, manifest.Problemf(path, "%q is a doctor cause, which has no severity: disable it instead", id))
+		}
 	}
 	return ps
+}
+
+// Settings are the config's rule settings, resolved once: what every
+// front-end applies (rule.Settings.Apply) to the rules of its family. A nil
+// config has nil settings, which change nothing.
+func (c *Config) Settings() *rule.Settings {
+	if c == nil {
+		return nil
+	}
+	s := &rule.Settings{Off: map[string]bool{}, Severity: map[string]rule.Severity{}}
+	for _, id := range c.Rules.Disable {
+		s.Off[id] = true
+	}
+	for _, id := range c.Rules.Enable {
+		delete(s.Off, id)
+	}
+	for id, v := range c.Rules.Severity {
+		// Every finding of the rule, not only those at its default.
+		s.Severity[id], _ = rule.ParseSeverity(v)
+	}
+	return s
 }
 
 // Apply returns the rules the config enables, as copies carrying the
 // configured severities (Severity and Configured, which overrides the
 // severities a rule gives single findings). The suite is not modified.
 func (c *Config) Apply(suite []*rule.Rule) []*rule.Rule {
-	if c == nil {
-		return suite
-	}
-	off := map[string]bool{}
-	for _, id := range c.Rules.Disable {
-		off[id] = true
-	}
-	for _, id := range c.Rules.Enable {
-		delete(off, id)
-	}
-	var out []*rule.Rule
-	for _, r := range suite {
-		if off[r.ID] {
-			continue
-		}
-		if s, ok := c.Rules.Severity[r.ID]; ok {
-			cp := *r
-			sev, _ := rule.ParseSeverity(s)
-			// Every finding of the rule, not only those at its default.
-			cp.Severity, cp.Configured = sev, sev
-			r = &cp
-		}
-		out = append(out, r)
-	}
-	return out
+	return c.Settings().ApplyAll(suite)
 }
 
 func sortedKeys(m map[string]string) []string {

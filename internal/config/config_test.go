@@ -120,3 +120,21 @@ rules:
 		t.Error("a nil config must enable every rule")
 	}
 }
+
+// TestDoctorCauseSeverity: a doctor cause may be disabled but not
+// re-graded; an ID a lint rule shares with a cause may be re-graded.
+func TestDoctorCauseSeverity(t *testing.T) {
+	t.Parallel()
+	withCauses := append([]*rule.Rule{
+		{ID: "oom-killed", Severity: rule.Error, Family: rule.FamilyDoctor},
+		{ID: "missing-os-pin", Severity: rule.Error, Family: rule.FamilyDoctor},
+	}, known...)
+	p := write(t, "apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  disable: [oom-killed]\n  severity: {oom-killed: info, missing-os-pin: error}\n")
+	_, err := Load(p, withCauses)
+	if err == nil || !strings.Contains(err.Error(), `:5:14: rules.severity[oom-killed]: "oom-killed" is a doctor cause, which has no severity: disable it instead`) {
+		t.Fatalf("Load: %v, want the doctor cause's severity refused", err)
+	}
+	if strings.Contains(err.Error(), "missing-os-pin") || strings.Contains(err.Error(), "disable[0]") {
+		t.Errorf("Load refuses more than the cause's severity: %v", err)
+	}
+}

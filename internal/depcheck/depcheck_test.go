@@ -21,22 +21,24 @@ import (
 // internal/nodeconfig decodes with the kubelet's and kube-proxy's own
 // config types, which embed component-base's logging and tracing
 // configuration; component-base registers flags and metrics, so cobra,
-// pflag and prometheus come along. Only nodeconfig may pay that.
+// pflag and prometheus come along. Only nodeconfig may pay that, and
+// internal/catalogue, which lists nodeconfig's rules beside the others for
+// the CLI and the docs generator.
 // component-base/config alone is plain types (kube-scheduler's
 // configuration embeds them; simulate reads --scheduler-config with it),
 // so it is exempt.
 var heavy = map[string][]string{
-	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
-	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/", "internal/live/fetch", "internal/nodeconfig"},
+	"github.com/spf13/cobra":        {"internal/cli", "internal/docs", "cmd/", "internal/nodeconfig", "internal/catalogue"},
+	"github.com/spf13/pflag":        {"internal/cli", "internal/docs", "cmd/", "internal/live/fetch", "internal/nodeconfig", "internal/catalogue"},
 	"k8s.io/client-go":              {"test/", "internal/live/fetch", "internal/cli", "internal/docs", "cmd/", "internal/chart", "internal/inputs"},
-	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "test/loadgen", "hack/loadgen", "internal/nodeconfig"},
-	"k8s.io/kubelet":                {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
-	"k8s.io/kube-proxy":             {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
-	"k8s.io/component-base":         {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/"},
-	"github.com/pelletier/go-toml":  {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig"},
-	"go.opentelemetry.io/":          {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/"},
+	"github.com/prometheus/":        {"internal/webhook", "internal/cli", "internal/docs", "cmd/", "test/loadgen", "hack/loadgen", "internal/nodeconfig", "internal/catalogue"},
+	"k8s.io/kubelet":                {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig", "internal/catalogue"},
+	"k8s.io/kube-proxy":             {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig", "internal/catalogue"},
+	"k8s.io/component-base":         {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/", "internal/catalogue"},
+	"github.com/pelletier/go-toml":  {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/e2e/nodeconfig", "internal/catalogue"},
+	"go.opentelemetry.io/":          {"internal/nodeconfig", "internal/cli", "internal/docs", "cmd/", "test/", "internal/catalogue"},
 	"github.com/santhosh-tekuri/":   {"internal/chart", "internal/inputs", "internal/cli", "internal/docs", "cmd/"},
-	"github.com/pmezard/go-difflib": {"internal/report/fixreport", "internal/cli", "internal/docs", "cmd/", "internal/nodeconfig"},
+	"github.com/pmezard/go-difflib": {"internal/report/fixreport", "internal/cli", "internal/docs", "cmd/", "internal/nodeconfig", "internal/catalogue"},
 	"k8s.io/kubernetes":             {},
 	// Registries are spoken to in one package; the CLI wires it in.
 	"github.com/google/go-containerregistry": {"internal/registry", "internal/cli", "internal/docs", "cmd/", "hack/imagebench"},
@@ -119,5 +121,42 @@ func TestKubernetesVersionsAgree(t *testing.T) {
 	}
 	for mod := range pinned {
 		t.Errorf("go.mod does not require %s", mod)
+	}
+}
+
+// TestRenderersInReport: HTML and SARIF are written under internal/report
+// alone (report and its subpackages: simreport, auditreport, doctorreport,
+// imagereport, fixreport), and doctor reaches the live cluster through
+// internal/live, not through audit.
+func TestRenderersInReport(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{.Dir}}{{range .GoFiles}} {{.}}{{end}}`, "../../internal/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	writes := regexp.MustCompile(`"html/template"|<!DOCTYPE html|report\.SARIF\(|"\$schema":\s*"https://[^"]*sarif`)
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		pkg, dir := strings.TrimPrefix(f[0], module), f[1]
+		if pkg == "internal/report" || strings.HasPrefix(pkg, "internal/report/") {
+			continue
+		}
+		for _, name := range f[2:] {
+			src, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := writes.Find(src); m != nil {
+				t.Errorf("%s/%s writes HTML or SARIF (%s); renderers live under internal/report", pkg, name, m)
+			}
+		}
+	}
+	deps, err := exec.Command("go", "list", "-deps", "../../internal/doctor").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	if strings.Contains(string(deps), module+"internal/audit\n") {
+		t.Error("internal/doctor depends on internal/audit; share through internal/live instead")
 	}
 }

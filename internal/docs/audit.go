@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/winkube/winkube/internal/audit"
+	"github.com/winkube/winkube/internal/catalogue"
 	"github.com/winkube/winkube/internal/doctor"
 	"github.com/winkube/winkube/internal/rule"
 )
@@ -21,7 +21,7 @@ func Audit(w io.Writer) error {
 	fmt.Fprintln(bw)
 	fmt.Fprintln(bw, "Besides every [lint rule](rules.md), applied to the live workloads, the audit has these rules.")
 	fmt.Fprintln(bw)
-	for _, r := range audit.Rules(nil) {
+	for _, r := range catalogue.Default().Audit {
 		writeAuditRule(bw, r)
 	}
 	fmt.Fprintln(bw, "## Doctor causes")

@@ -5,10 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/winkube/winkube/internal/catalogue"
 	"github.com/winkube/winkube/internal/cli"
-	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/report"
-	"github.com/winkube/winkube/internal/rules"
 )
 
 // UpdateCommand regenerates the pages.
@@ -23,12 +22,7 @@ type Page struct {
 // Pages lists the generated pages.
 func Pages() []Page {
 	return []Page{
-		{"rules.md", func(w io.Writer) error {
-			if err := Rules(w, rules.Suite()); err != nil {
-				return err
-			}
-			return NodeRules(w, nodeconfig.Rules())
-		}},
+		{"rules.md", func(w io.Writer) error { return Rules(w, catalogue.Default()) }},
 		{"cli.md", func(w io.Writer) error { return CLI(w, cli.Tree()) }},
 		{"support-matrix.md", SupportMatrix},
 		{"audit.md", Audit},

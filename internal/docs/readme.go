@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/winkube/winkube/internal/catalogue"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -22,10 +23,10 @@ import (
 var readmeBlock = regexp.MustCompile(`(?s)(<!-- generated: ([a-z]+) \(` + regexp.QuoteMeta(UpdateCommand) + `\) -->\n)(.*?)(<!-- end: ([a-z]+) -->)`)
 
 // ReadmeBlocks renders the README's generated blocks by name.
-func ReadmeBlocks(root *cobra.Command, suite []*rule.Rule) map[string]string {
+func ReadmeBlocks(root *cobra.Command, c *catalogue.Catalogue) map[string]string {
 	return map[string]string{
 		"commands": commandTable(root),
-		"rules":    ruleCount(suite),
+		"rules":    ruleCount(c),
 	}
 }
 
@@ -47,8 +48,10 @@ func commandTable(root *cobra.Command) string {
 	return b.String()
 }
 
-// ruleCount says how many rules there are, by category.
-func ruleCount(suite []*rule.Rule) string {
+// ruleCount says how many rules there are, by family and, for the lint
+// rules, by category.
+func ruleCount(c *catalogue.Catalogue) string {
+	suite := c.Lint
 	counts := map[rule.Category]int{}
 	var order []rule.Category
 	for _, r := range suite {
@@ -61,7 +64,8 @@ func ruleCount(suite []*rule.Rule) string {
 	for i, c := range order {
 		parts[i] = fmt.Sprintf("%d %s", counts[c], c)
 	}
-	return fmt.Sprintf("%d rules (%s): [catalogue](docs/rules.md).\n", len(suite), strings.Join(parts, ", "))
+	return fmt.Sprintf("%d rules: %d lint rules (%s), %d node-config rules, %d audit rules and %d doctor causes: [catalogue](docs/rules.md).\n",
+		len(c.Rules()), len(suite), strings.Join(parts, ", "), len(c.NodeConfig), len(c.Audit), len(c.Doctor))
 }
 
 // UpdateReadme returns readme with every generated block rendered anew,

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/winkube/winkube/internal/catalogue"
 	"github.com/winkube/winkube/internal/cli"
-	"github.com/winkube/winkube/internal/rules"
 )
 
 // TestReadmeUpToDate holds the README's generated blocks (the command
@@ -21,7 +21,7 @@ func TestReadmeUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := UpdateReadme(readme, ReadmeBlocks(cli.Tree(), rules.Suite()))
+	got, err := UpdateReadme(readme, ReadmeBlocks(cli.Tree(), catalogue.Default()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/winkube/winkube/internal/catalogue"
 	"github.com/winkube/winkube/internal/config"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/policy"
@@ -33,10 +34,24 @@ func categoryTitle(c rule.Category) string {
 	return string(c)
 }
 
-// Rules writes the rule catalogue: an index, then each category's rules in
-// suite order with their documentation and how to suppress them.
-func Rules(w io.Writer, suite []*rule.Rule) error {
+// Rules writes the rule catalogue of every family: an index, then each
+// lint category's rules in suite order with their documentation and how to
+// suppress them, then the node-config rules, then indexes of the audit's
+// rules and doctor's causes, which docs/audit.md documents.
+func Rules(w io.Writer, c *catalogue.Catalogue) error {
 	bw := bufio.NewWriter(w)
+	if err := lintRules(bw, c); err != nil {
+		return err
+	}
+	if err := NodeRules(bw, c.NodeConfig); err != nil {
+		return err
+	}
+	liveRules(bw, c)
+	return bw.Flush()
+}
+
+func lintRules(bw *bufio.Writer, cat *catalogue.Catalogue) error {
+	suite := cat.Lint
 	var order []rule.Category
 	byCat := map[rule.Category][]*rule.Rule{}
 	for _, r := range suite {
@@ -46,7 +61,11 @@ func Rules(w io.Writer, suite []*rule.Rule) error {
 		byCat[r.Category] = append(byCat[r.Category], r)
 	}
 	header(bw, "Rule catalogue")
-	fmt.Fprintf(bw, "winkube has %d rules in %d categories. `winkube rules` lists them and\n`winkube rules explain RULE-ID` prints one entry of this page.\n\n", len(suite), len(order))
+	fmt.Fprintf(bw, "winkube has %d rules in four families: %d lint rules in %d categories, %d\n"+
+		"[node-config rules](#%s), %d [audit rules](#audit-rules) and %d [doctor causes](#doctor-causes).\n"+
+		"`winkube rules` lists them (`--family lint|node-config|audit|doctor`) and\n"+
+		"`winkube rules explain RULE-ID` prints one entry of this page.\n\n",
+		len(cat.Rules()), len(suite), len(order), len(cat.NodeConfig), anchor(categoryTitle(rule.NodeConfig)), len(cat.Audit), len(cat.Doctor))
 	writeSuppression(bw)
 	fmt.Fprintf(bw, "## Index\n\nThe policy column says whether `winkube policy export` turns the rule into an\nadmission policy the API server evaluates itself ([exported policies](policy.md)).\n\n| rule | severity | category | policy | title |\n|---|---|---|---|---|\n")
 	for _, c := range order {
@@ -64,7 +83,20 @@ func Rules(w io.Writer, suite []*rule.Rule) error {
 			writeRule(bw, r)
 		}
 	}
-	return bw.Flush()
+	return nil
+}
+
+// liveRules indexes the audit's rules and doctor's causes; docs/audit.md
+// holds their documentation.
+func liveRules(w io.Writer, c *catalogue.Catalogue) {
+	fmt.Fprintf(w, "\n## Audit rules\n\n`winkube audit` reports these %d rules besides the lint rules, which it runs\nover the live workloads.\n\n| rule | severity | category | title |\n|---|---|---|---|\n", len(c.Audit))
+	for _, r := range c.Audit {
+		fmt.Fprintf(w, "| [`%s`](audit.md#%s) | %s | %s | %s |\n", r.ID, anchor(r.ID), r.Severity, r.Category, cell(r.Title))
+	}
+	fmt.Fprintf(w, "\n## Doctor causes\n\n`winkube doctor` names these %d causes of a stuck pod, tried in this order\n(`winkube doctor --causes` lists them). A cause can be disabled in `%s`;\nit has no severity.\n\n| cause | title |\n|---|---|\n", len(c.Doctor), config.FileName)
+	for _, r := range c.Doctor {
+		fmt.Fprintf(w, "| [`%s`](audit.md#%s) | %s |\n", r.ID, anchor(r.ID), cell(r.Title))
+	}
 }
 
 func writeSuppression(w io.Writer) {
@@ -110,7 +142,7 @@ func exportNote(r *rule.Rule) string {
 // scope says what a rule looks at, from the run function it sets.
 func scope(r *rule.Rule) string {
 	switch {
-	case r.Category == rule.NodeConfig:
+	case r.Family == rule.FamilyNodeConfig:
 		return "Windows node configuration files (`winkube nodeconfig validate`)"
 	case r.Workload != nil:
 		return "every workload (an object with a pod template)"
@@ -128,7 +160,7 @@ func scope(r *rule.Rule) string {
 
 func suppression(r *rule.Rule) string {
 	disable := fmt.Sprintf("`rules: {disable: [%s]}` in `%s`", r.ID, config.FileName)
-	if r.Category == rule.NodeConfig {
+	if r.Family == rule.FamilyNodeConfig {
 		return disable + "."
 	}
 	if r.Workload != nil {

@@ -1,5 +1,7 @@
 package doctor
 
+import "github.com/winkube/winkube/internal/rule"
+
 // Cause is one reason a pod can be stuck, documented like a rule.
 type Cause struct {
 	ID      string // kebab-case, stable forever
@@ -44,12 +46,14 @@ func Causes() []*Cause {
 	}
 }
 
-// ByID returns the cause with id, or nil.
-func ByID(id string) *Cause {
+// Enabled returns the causes the settings leave on, in the order causes
+// are tried; nil settings leave every cause on.
+func Enabled(set *rule.Settings) []*Cause {
+	var out []*Cause
 	for _, c := range Causes() {
-		if c.ID == id {
-			return c
+		if set.Apply(c.Rule()) != nil {
+			out = append(out, c)
 		}
 	}
-	return nil
+	return out
 }

@@ -1,5 +1,7 @@
 package doctor
 
+import "github.com/winkube/winkube/internal/winsupport"
+
 const (
 	srcSandbox     = "k8s.io/kubernetes v1.36.3 pkg/kubelet/kuberuntime/kuberuntime_manager.go (FailedCreatePodSandBox: \"Failed to create pod sandbox: %v\")"
 	srcCreate      = "k8s.io/kubernetes v1.36.3 pkg/kubelet/kuberuntime/kuberuntime_container.go (Failed: \"Error: %v\")"
@@ -14,8 +16,8 @@ const (
 )
 
 var osMismatch = []Pattern{
-	{Text: "the container operating system does not match the host operating system", Runtime: "hcsshim", Source: srcHCS},
-	{Text: "0xc0370101", Runtime: "cri-dockerd", Source: srcDocker},
+	{Text: winsupport.HostOSMismatch, Runtime: "hcsshim", Source: srcHCS},
+	{Text: winsupport.HostOSMismatchCode, Runtime: "cri-dockerd", Source: srcDocker},
 }
 
 // PauseImageBuildMismatch: the sandbox (pause) image is for another build.

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/rule"
@@ -28,8 +27,11 @@ type Options struct {
 	// CreatingAfter is how long ContainerCreating is normal.
 	CreatingAfter time.Duration
 	Rules         []*rule.Rule // lint rules for the verdict on the pod's workload
-	Model         *winsupport.Model
-	NoSimulation  bool
+	// Settings are the config's rule settings: a cause they disable is
+	// never named. nil names every cause.
+	Settings     *rule.Settings
+	Model        *winsupport.Model
+	NoSimulation bool
 }
 
 // Report is what doctor found.
@@ -74,7 +76,7 @@ type Diagnosis struct {
 // causes the kubelets' logs show (when the snapshot holds them).
 func Diagnose(ctx context.Context, s *live.Snapshot, opts Options) (*Report, error) {
 	opts = opts.withDefaults()
-	m, _ := audit.ModelFor(s.Server)
+	m, _ := live.ModelFor(s.Server)
 	if opts.Model != nil {
 		m = *opts.Model
 	}
@@ -132,20 +134,20 @@ func diagnosePods(ctx context.Context, s *live.Snapshot, opts Options, m winsupp
 	if len(sick) == 0 {
 		return nil
 	}
-	owners := audit.NewOwners(s)
-	tops, err := audit.TopLevel(s, owners)
+	owners := live.NewOwners(s)
+	tops, err := live.TopLevel(s, owners)
 	if err != nil {
 		return err
 	}
 	lint := map[string][]rule.Finding{}
-	for _, f := range audit.Lint(s, tops, opts.Rules, m) {
+	for _, f := range live.Lint(s, tops, opts.Rules, m) {
 		if !f.Suppressed && f.Object != nil {
 			lint[f.Object.Ref()] = append(lint[f.Object.Ref()], f)
 		}
 	}
 	sims := map[string]*simulate.PodResult{}
 	if !opts.NoSimulation && len(s.Nodes) > 0 {
-		res, err := simulate.Run(ctx, audit.PlacedInput(s, m))
+		res, err := simulate.Run(ctx, live.PlacedInput(s, m))
 		if err != nil {
 			return fmt.Errorf("simulating the live cluster: %w", err)
 		}
@@ -153,13 +155,14 @@ func diagnosePods(ctx context.Context, s *live.Snapshot, opts Options, m winsupp
 			sims[res.Pods[i].Workload] = &res.Pods[i]
 		}
 	}
+	causes := Enabled(opts.Settings)
 	for _, c := range sick {
 		c.sim = sims["Pod/"+c.pod.Namespace+"/"+c.pod.Name]
 		owner := owners.Top(c.pod).Ref()
 		if c.state != "" {
 			rep.Unhealthy++
 		}
-		rep.Diagnoses = append(rep.Diagnoses, diagnose(c, owner, lint[owner])...)
+		rep.Diagnoses = append(rep.Diagnoses, diagnose(c, owner, lint[owner], causes)...)
 	}
 	return nil
 }
@@ -212,22 +215,24 @@ func (o Options) withDefaults() Options {
 }
 
 // diagnose names the causes of one pod, most likely first.
-func diagnose(c *podCtx, owner string, lint []rule.Finding) []Diagnosis {
+func diagnose(c *podCtx, owner string, lint []rule.Finding, causes []*Cause) []Diagnosis {
 	type scored struct {
 		cause *Cause
 		h     hit
 		order int
 	}
 	var hits []scored
-	for i, cause := range Causes() {
-		if m := matchers[cause.ID]; m != nil {
+	unknown := false
+	for i, cause := range causes {
+		unknown = unknown || cause == Unknown
+		if m := matchers[cause]; m != nil {
 			if h, ok := m(c); ok {
 				hits = append(hits, scored{cause, h, i})
 			}
 		}
 	}
 	if len(hits) == 0 {
-		if c.state == "" {
+		if c.state == "" || !unknown {
 			return nil
 		}
 		hits = append(hits, scored{cause: Unknown, h: hit{score: 0, evidence: c.evidence, detail: lastMessage(c.evidence)}})
@@ -239,7 +244,7 @@ func diagnose(c *podCtx, owner string, lint []rule.Finding) []Diagnosis {
 			Cause: s.cause.ID, Title: s.cause.Title, Likelihood: s.h.score, Evidence: s.h.evidence, Explanation: s.cause.Explain,
 			Steps: fill(s.cause.Steps, c), Sources: s.cause.Sources}
 		if c.node != nil && c.nodeOS == "windows" {
-			d.NodeBuild = audit.Build(c.node)
+			d.NodeBuild, _ = winsupport.KernelBuild(c.node.Status.NodeInfo.KernelVersion)
 			if d.NodeBuild == "" {
 				d.NodeBuild = c.node.Labels[cluster.LabelWindowsBuild]
 			}

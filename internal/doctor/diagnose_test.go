@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/rule"
 )
 
 var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -176,6 +177,37 @@ func TestYoungPodWithFatalEvent(t *testing.T) {
 		}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%s: most likely causes (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// TestDiagnoseSettings: a cause the config disables is never named; the
+// pod falls to the next cause that matches, or to unknown.
+func TestDiagnoseSettings(t *testing.T) {
+	t.Parallel()
+	p := pod("x", "win-1", corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{{Name: "app", RestartCount: 3,
+		State:                corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}},
+		LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 137, Reason: "OOMKilled"}}}}})
+	tests := []struct {
+		name string
+		set  *rule.Settings
+		want []string
+	}{
+		{"defaults", nil, []string{OOMKilled.ID}},
+		{"cause disabled", &rule.Settings{Off: map[string]bool{OOMKilled.ID: true}}, []string{Unknown.ID}},
+		{"unknown disabled too", &rule.Settings{Off: map[string]bool{OOMKilled.ID: true, Unknown.ID: true}}, nil},
+	}
+	for _, tt := range tests {
+		rep, err := Diagnose(t.Context(), &live.Snapshot{Server: "v1.36.3", Pods: []*corev1.Pod{p}}, Options{Now: now, NoSimulation: true, Settings: tt.set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range rep.Diagnoses {
+			got = append(got, d.Cause)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 	}
 }

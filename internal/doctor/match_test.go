@@ -132,7 +132,7 @@ func TestCatalogue(t *testing.T) {
 		if c.Title == "" || c.Explain == "" || len(c.Steps) == 0 || len(c.Commands) == 0 || len(c.Sources) == 0 {
 			t.Errorf("%s: title, explanation, steps, commands and sources are required", c.ID)
 		}
-		if _, ok := matchers[c.ID]; !ok && c != Unknown && !slices.Contains(nodeCauses(), c) {
+		if _, ok := matchers[c]; !ok && c != Unknown && !slices.Contains(nodeCauses(), c) {
 			t.Errorf("%s has no matcher", c.ID)
 		}
 	}

@@ -119,27 +119,27 @@ func sandboxOnly(_ *podCtx, e Evidence) bool   { return e.sandbox }
 func containerOnly(_ *podCtx, e Evidence) bool { return !e.sandbox }
 
 // matchers pairs each cause with how it is recognised.
-var matchers = map[string]matcher{
-	UntoleratedTaint.ID:             scheduling(UntoleratedTaint.Patterns[0]),
-	NoNodeMatchesSelector.ID:        scheduling(NoNodeMatchesSelector.Patterns[0]),
-	InsufficientResources.ID:        insufficient,
-	PodOSMismatch.ID:                byPatterns(PodOSMismatch, 95, nil),
-	PodLevelResourcesUnsupported.ID: byPatterns(PodLevelResourcesUnsupported, 95, nil),
-	PauseImageBuildMismatch.ID:      byPatterns(PauseImageBuildMismatch, 95, sandboxOnly),
-	ImageBuildMismatch.ID:           byPatterns(ImageBuildMismatch, 95, containerOnly),
-	LinuxImageOnWindows.ID:          byPatterns(LinuxImageOnWindows, 90, onOS("windows")),
-	WindowsImageOnLinux.ID:          byPatterns(WindowsImageOnLinux, 90, onOS("linux")),
-	CNINetworkFailure.ID:            byPatterns(CNINetworkFailure, 90, nil),
-	HostProcessIdentity.ID:          byPatterns(HostProcessIdentity, 90, nil),
-	CommandNotFound.ID:              commandNotFound,
-	DLLNotFound.ID:                  dllNotFound,
-	SlowStartKilledByLiveness.ID:    slowStart,
-	SlowImagePull.ID:                slowPull,
-	OOMKilled.ID:                    oomKilled,
-	Evicted.ID:                      evicted,
-	DNSResolutionFailure.ID:         dnsFailure,
-	ServiceUnreachable.ID:           serviceUnreachable,
-	ReadinessProbeFailing.ID:        readiness,
+var matchers = map[*Cause]matcher{
+	UntoleratedTaint:             scheduling(UntoleratedTaint.Patterns[0]),
+	NoNodeMatchesSelector:        scheduling(NoNodeMatchesSelector.Patterns[0]),
+	InsufficientResources:        insufficient,
+	PodOSMismatch:                byPatterns(PodOSMismatch, 95, nil),
+	PodLevelResourcesUnsupported: byPatterns(PodLevelResourcesUnsupported, 95, nil),
+	PauseImageBuildMismatch:      byPatterns(PauseImageBuildMismatch, 95, sandboxOnly),
+	ImageBuildMismatch:           byPatterns(ImageBuildMismatch, 95, containerOnly),
+	LinuxImageOnWindows:          byPatterns(LinuxImageOnWindows, 90, onOS("windows")),
+	WindowsImageOnLinux:          byPatterns(WindowsImageOnLinux, 90, onOS("linux")),
+	CNINetworkFailure:            byPatterns(CNINetworkFailure, 90, nil),
+	HostProcessIdentity:          byPatterns(HostProcessIdentity, 90, nil),
+	CommandNotFound:              commandNotFound,
+	DLLNotFound:                  dllNotFound,
+	SlowStartKilledByLiveness:    slowStart,
+	SlowImagePull:                slowPull,
+	OOMKilled:                    oomKilled,
+	Evicted:                      evicted,
+	DNSResolutionFailure:         dnsFailure,
+	ServiceUnreachable:           serviceUnreachable,
+	ReadinessProbeFailing:        readiness,
 }
 
 func insufficient(c *podCtx) (hit, bool) {

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/winkube/winkube/internal/audit"
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // maxLogEvidence is how many matching lines a diagnosis quotes, the
@@ -38,9 +40,9 @@ func diagnoseNodes(s *live.Snapshot) []Diagnosis {
 				Explanation: c.Explain, Steps: fillNode(c.Steps, k.Node), Sources: c.Sources}
 			if n != nil {
 				d.NodeOS = cluster.NodeOS(n)
-				d.NodeBuild = audit.Build(n)
+				d.NodeBuild = nodeBuild(n)
 				if k.Stats != nil && k.Stats.MemoryWorkingSetBytes != nil {
-					if msg := audit.MemoryPressure(n, k.Stats); msg != "" {
+					if msg := live.MemoryPressure(n, k.Stats); msg != "" {
 						d.Evidence = append(d.Evidence, Evidence{Source: "stats", Message: msg})
 					}
 				}
@@ -83,10 +85,17 @@ func statsEvidence(s *live.Snapshot, c *podCtx) *Evidence {
 	if k == nil || k.Stats == nil || k.Stats.MemoryWorkingSetBytes == nil {
 		return nil
 	}
-	msg := audit.MemoryPressure(c.node, k.Stats)
+	msg := live.MemoryPressure(c.node, k.Stats)
 	if msg == "" {
 		ws := *k.Stats.MemoryWorkingSetBytes
 		msg = fmt.Sprintf("node %s: working set %.1fGi, allocatable %s (kubelet stats)", c.node.Name, float64(ws)/(1<<30), c.node.Status.Allocatable.Memory().String())
 	}
 	return &Evidence{Source: "stats", Message: msg}
+}
+
+// nodeBuild is the node's Windows build from its kernel version, "" when
+// unknown.
+func nodeBuild(n *corev1.Node) string {
+	b, _ := winsupport.KernelBuild(n.Status.NodeInfo.KernelVersion)
+	return b
 }

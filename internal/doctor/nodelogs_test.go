@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -72,27 +71,5 @@ func TestEvictionQuotesStats(t *testing.T) {
 	want := []string{"Windows node win-1: working set 15.0Gi is above allocatable 14.0Gi of capacity 16.0Gi: 1.0Gi of the 2.0Gi reserved for the OS and node services is taken; 0.3Gi available, below the 500Mi hard eviction threshold"}
 	if diff := cmp.Diff(want, stats); diff != "" {
 		t.Errorf("stats evidence of the eviction (-want +got):\n%s", diff)
-	}
-}
-
-// TestNodeDiagnosisText: a node diagnosis is headed by its node, and the
-// summary says how the kubelets were read.
-func TestNodeDiagnosisText(t *testing.T) {
-	t.Parallel()
-	at := time.Date(2026, 11, 27, 3, 58, 1, 0, time.UTC)
-	rep := &Report{Checked: 3, Nodes: 1, Kubelets: &live.KubeletAccess{Path: "proxy", Nodes: 2}, Diagnoses: []Diagnosis{{Node: "win-1", NodeBuild: "10.0.20348", State: "node", Cause: SourceVIPProblem.ID,
-		Summary: "node win-1: x", Evidence: []Evidence{{Source: "log", Reason: "kube-proxy", Message: "source-vip flag not set", Time: &at}}}}}
-	var b strings.Builder
-	if err := Text(&b, rep); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
-		"node win-1 (Windows 10.0.20348) [source-vip-problem]\n",
-		"    - log kube-proxy at 2026-11-27T03:58:01Z: source-vip flag not set\n",
-		"read the kubelets of 2 node(s) through the API server's node proxy; 1 node(s) with a cause in their logs\n",
-	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("text lacks %q:\n%s", want, b.String())
-		}
 	}
 }

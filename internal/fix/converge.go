@@ -3,6 +3,7 @@ package fix
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -48,6 +49,10 @@ type FileResult struct {
 	Notes, Failures []string
 	// Applied is every edit's outcome, pass by pass.
 	Applied []Applied
+	// NotObjects are the documents that are YAML but not Kubernetes
+	// objects (Helm values): nothing to fix, and no failure; the caller
+	// reports them as every front-end does.
+	NotObjects []*manifest.Error
 }
 
 // Changed reports whether the file is to be written.
@@ -76,7 +81,8 @@ func Converge(ctx context.Context, files []File, lint engine.Options, p Policy) 
 		}
 		isJSON := strings.EqualFold(extOf(f.Name), ".json")
 		texts[i] = &fileText{text: text, orig: text, enc: enc, json: isJSON, seen: map[string]bool{}}
-		fr.Failures = append(fr.Failures, unreadable(f.Name, text, isJSON)...)
+		failures, notObjects := unreadable(f.Name, text, isJSON)
+		fr.Failures, fr.NotObjects = append(fr.Failures, failures...), notObjects
 	}
 	unsettled, err := Rounds(func(round int) (bool, error) {
 		ins := make([]manifest.Input, 0, len(files))
@@ -147,23 +153,27 @@ func (t *fileText) step(name string, edits []Edit, fr *FileResult) bool {
 }
 
 // unreadable reports the documents of a file that yield no object (they
-// do not parse, or are not Kubernetes objects): fix cannot see them, and
-// saying nothing would pass them off as fixed. Problems of an object that
-// still loaded (an unfilled placeholder, a mistyped field) are lint's to
-// report; the rules ran on the object.
-func unreadable(name string, text []byte, isJSON bool) []string {
+// do not parse): fix cannot see them, and saying nothing would pass them
+// off as fixed. A document that is YAML but not a Kubernetes object is
+// returned apart: there is nothing in it to fix. Problems of an object
+// that still loaded (an unfilled placeholder, a mistyped field) are lint's
+// to report; the rules ran on the object.
+func unreadable(name string, text []byte, isJSON bool) (failures []string, notObjects []*manifest.Error) {
 	docs, err := manifest.Split(name, text, isJSON)
 	if err != nil {
-		return []string{fmt.Sprintf("not fixed, cannot read: %v", err)}
+		return []string{fmt.Sprintf("not fixed, cannot read: %v", err)}, nil
 	}
-	var out []string
 	for _, d := range docs {
 		objs, errs := manifest.Decode(d)
-		if len(objs) == 0 && len(errs) > 0 {
-			out = append(out, fmt.Sprintf("line %d: document not fixed, cannot read it: %s", errs[0].Line, errs[0].Msg))
+		switch {
+		case len(objs) > 0 || len(errs) == 0:
+		case errors.Is(errs[0], manifest.ErrNotObject):
+			notObjects = append(notObjects, errs[0])
+		default:
+			failures = append(failures, fmt.Sprintf("line %d: document not fixed, cannot read it: %s", errs[0].Line, errs[0].Msg))
 		}
 	}
-	return out
+	return failures, notObjects
 }
 
 func extOf(name string) string {

@@ -6,6 +6,11 @@ import (
 	"sort"
 )
 
+// APIVersion is the apiVersion of every versioned file winkube reads (a
+// Config, a Cluster, a WindowsNode) and every report it writes; defined
+// here once.
+const APIVersion = "winkube.io/v1alpha1"
+
 // Problem is one problem a versioned file's validation finds: Path is the
 // field, written API-style from the file's root ("pools[0].cpu"), and Msg
 // says what is wrong with it.

@@ -153,24 +153,3 @@ func TestEveryRuleFires(t *testing.T) {
 		}
 	}
 }
-
-// TestSuite validates the rules as documented values.
-func TestSuite(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range Checks() {
-		r := c.Rule
-		if seen[r.ID] {
-			t.Errorf("duplicate rule ID %s", r.ID)
-		}
-		seen[r.ID] = true
-		if r.Category != rule.NodeConfig {
-			t.Errorf("%s: category %q, want %q", r.ID, r.Category, rule.NodeConfig)
-		}
-		if r.Title == "" || r.Doc.What == "" || r.Doc.Why == "" || r.Doc.Fix == "" || len(r.Doc.Sources) == 0 {
-			t.Errorf("%s: title, what, why, fix and sources are required", r.ID)
-		}
-		if c.Run == nil && r != inputRule {
-			t.Errorf("%s has no run function", r.ID)
-		}
-	}
-}

@@ -63,15 +63,18 @@ func (p *Pass) Report(f *File, path, hint, msg string) {
 }
 
 // Warn reports a finding one level below the rule's severity, for a case
-// where the files alone cannot show that the problem is real.
+// where the files alone cannot show that the problem is real. A severity
+// the config sets wins, as it does for every finding of the rule.
 func (p *Pass) Warn(f *File, path, hint, msg string) {
 	p.report(f, path, hint, msg, max(p.Rule.Severity-1, rule.Info))
 }
 
 func (p *Pass) report(f *File, path, hint, msg string, sev rule.Severity) {
 	line, col := f.Locate(path)
-	p.emit(rule.Finding{Rule: p.Rule.ID, Severity: sev, Message: msg, Hint: hint,
-		Path: path, File: f.Path, Line: line, Column: col})
+	fd := rule.Finding{Rule: p.Rule.ID, Severity: sev, Message: msg, Hint: hint,
+		Path: path, File: f.Path, Line: line, Column: col}
+	fd.Severity = p.Rule.SeverityOf(fd)
+	p.emit(fd)
 }
 
 // Validate runs the enabled rules over files and returns the findings in

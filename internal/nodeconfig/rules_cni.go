@@ -61,7 +61,7 @@ func hnsPolicies(p plugin) (int, []policy) {
 }
 
 var cniPolicyVersion = &rule.Rule{
-	ID: "cni-hns-policy-version", Title: "HNS policy keys of the other API version are ignored", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "cni-hns-policy-version", Title: "HNS policy keys of the other API version are ignored", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A CNI configuration whose HNS endpoint policies use v1 keys (`ExceptionList`, `ROUTE`, `DestinationPrefix` at the top of the value) with `apiVersion: 2`, or v2 keys (`Settings`, `SDNRoute`) without it. sdnbridge and sdnoverlay (microsoft/windows-container-networking) always use v2; other plugins are checked only when they say `apiVersion`.",
 		Why:     "The Windows CNI plugins decode the policies for the API version the config declares and drop what they do not recognise without an error: the OutBoundNAT exceptions or the service route never reach HNS, so pods cannot reach Services or each other across nodes while everything looks configured.",
@@ -105,7 +105,7 @@ func runPolicyVersion(p *Pass) {
 }
 
 var cniOutboundNAT = &rule.Rule{
-	ID: "cni-outbound-nat-exceptions", Title: "OutBoundNAT exceptions miss the cluster or service CIDR", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "cni-outbound-nat-exceptions", Title: "OutBoundNAT exceptions miss the cluster or service CIDR", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "An OutBoundNAT policy whose exception list does not cover the pod CIDR and the service CIDR (from `--pod-cidr`/`--service-cidr`, or flannel's net-conf.json `Network` when given).",
 		Why:     "Traffic to addresses outside the exceptions is SNATed to the node's IP. Pod-to-pod traffic that is NATed breaks network policy and return paths; service traffic that is NATed before kube-proxy's load balancer never reaches the endpoints.",
@@ -185,7 +185,7 @@ func flannelNetwork(files []*File) (netip.Prefix, bool) {
 }
 
 var flannelVXLAN = &rule.Rule{
-	ID: "flannel-vxlan-windows", Title: "flannel VXLAN settings the Windows node cannot use", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "flannel-vxlan-windows", Title: "flannel VXLAN settings the Windows node cannot use", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A flannel net-conf.json with a VXLAN backend whose `VNI` is unset or below 4096, or whose `Port` is unset or not 4789.",
 		Why:     "Windows flannel accepts only VNI 4096 or more and UDP port 4789 (`invalid VXLAN backend config. VNI [1] must be greater than or equal to 4096 on Windows`). Left unset, Linux flannel uses VNI 1 and port 8472 while Windows uses 4096 and 4789, so the two sides never reach each other: pods on Windows cannot talk to pods on Linux.",

@@ -3,6 +3,7 @@ package nodeconfig
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
@@ -14,7 +15,7 @@ const (
 )
 
 var containerdSchema = &rule.Rule{
-	ID: "containerd-config-schema", Title: "containerd settings written for the other config schema version", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "containerd-config-schema", Title: "containerd settings written for the other config schema version", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A containerd config.toml whose CRI tables or CNI keys belong to another schema version: `version = 2` (containerd 1.x) with `io.containerd.cri.v1.*` tables or `bin_dirs`, `version = 3` (containerd 2.x) with the `io.containerd.grpc.v1.cri` table or the deprecated `bin_dir`, a file with no `version` (read as version 1), or a version that does not match `--containerd-version`.",
 		Why:     "containerd ignores tables of plugins it does not have: the sandbox image, CNI directories or runtime handlers written for the other schema silently fall back to the defaults, so pods stay in ContainerCreating with CNI or sandbox errors that do not point at the config file.",
@@ -57,7 +58,7 @@ func runContainerdSchema(p *Pass) {
 }
 
 var containerdSandboxImage = &rule.Rule{
-	ID: "containerd-sandbox-image", Title: "the sandbox (pause) image does not run on the node", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "containerd-sandbox-image", Title: "the sandbox (pause) image does not run on the node", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A containerd config.toml whose sandbox image is Linux-only, or names a Windows build other than the node's (`--windows-build`).",
 		Why:     "Every pod starts with the sandbox image. A Linux image fails with `no matching manifest for windows/amd64`; a process-isolated container of another Windows build fails with `The container operating system does not match the host operating system`. Either way every pod on the node stays in ContainerCreating.",
@@ -79,13 +80,13 @@ func runSandboxImage(p *Pass) {
 				fmt.Sprintf("sandbox image %q is Linux-only (%s): pods fail with no matching manifest for windows/amd64", l.sandbox, img.Source))
 		case img.Build != nil && p.Opts.BuildNumber != 0 && img.Build.Build != fmt.Sprintf("10.0.%d", p.Opts.BuildNumber):
 			p.Report(f, l.sandboxPath, "use a multi-platform pause image or one built for the node's Windows build",
-				fmt.Sprintf("sandbox image %q is built for %s (%s) but the node runs 10.0.%d: The container operating system does not match the host operating system", l.sandbox, img.Build.Name, img.Build.Build, p.Opts.BuildNumber))
+				fmt.Sprintf("sandbox image %q is built for %s (%s) but the node runs 10.0.%d: %s", l.sandbox, img.Build.Name, img.Build.Build, p.Opts.BuildNumber, strings.TrimSuffix(winsupport.HostOSMismatchMessage, ".")))
 		}
 	}
 }
 
 var containerdRuntimes = &rule.Rule{
-	ID: "containerd-runtime-handlers", Title: "Windows runtime handlers misconfigured", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "containerd-runtime-handlers", Title: "Windows runtime handlers misconfigured", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A containerd config.toml whose runtimes are not `io.containerd.runhcs.v1`, whose `default_runtime_name` names no configured runtime, or whose `runhcs-wcow-hypervisor` handler lacks `SandboxIsolation = 1` in its options.",
 		Why:     "Windows containers run through the runhcs shim. A runc runtime cannot start them; a default runtime that is not defined fails every pod; and a hypervisor handler without `SandboxIsolation = 1` silently runs process-isolated, so RuntimeClass `runhcs-wcow-hypervisor` pods get no Hyper-V isolation (and fail on a build mismatch).",
@@ -123,7 +124,7 @@ func runContainerdRuntimes(p *Pass) {
 }
 
 var containerdSnapshotter = &rule.Rule{
-	ID: "containerd-snapshotter", Title: "the snapshotter is not windows", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "containerd-snapshotter", Title: "the snapshotter is not windows", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A containerd config.toml that sets a snapshotter other than `windows` for the CRI plugin.",
 		Why:     "Windows container layers need the `windows` snapshotter (`windows-lcow` is for Linux containers on Windows). With `overlayfs` or `native` image pulls fail and no Windows pod starts.",

@@ -11,8 +11,12 @@ import (
 	"github.com/winkube/winkube/internal/rule"
 )
 
+// Input is the rule a file that cannot be read is reported under; the
+// caller of Parse reports it (InputFinding), so its Check has no Run.
+func Input() *rule.Rule { return inputRule }
+
 var inputRule = &rule.Rule{
-	ID: "node-config-input", Title: "a node configuration file could not be read", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "node-config-input", Title: "a node configuration file could not be read", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A file given to `winkube nodeconfig validate` that cannot be read, is not one of the recognised kinds, or does not decode strictly (an unknown or misspelt field, a wrong type).",
 		Why:     "The kubelet and kube-proxy decode their configuration strictly and exit on an unknown field; containerd and the CNI plugins silently ignore what they do not know. Either way the node does not run what the file says.",
@@ -27,7 +31,7 @@ func InputFinding(err *LoadError) rule.Finding {
 }
 
 var networkNameMismatch = &rule.Rule{
-	ID: "node-network-name-mismatch", Title: "kube-proxy's networkName is not the CNI's HNS network", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "node-network-name-mismatch", Title: "kube-proxy's networkName is not the CNI's HNS network", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "Given together: a KubeProxyConfiguration whose `winkernel.networkName` is not the name of the HNS network the CNI configuration creates, or a flannel CNI configuration whose `name` is not the network flannel's net-conf.json creates (`Backend.name`, by default `flannel.<VNI>` for VXLAN and `cbr0` for host-gw).",
 		Why:     "kube-proxy looks the network up by name and, not finding it, logs `Unable to find HNS Network specified, please check network name and CNI deployment` and retries forever; the win-bridge and win-overlay plugins attach pods to the network named by the CNI config. A mismatch leaves Services unprogrammed or pods without a network.",
@@ -87,7 +91,7 @@ func nameMatches(pattern, name string) bool {
 }
 
 var cniConfDir = &rule.Rule{
-	ID: "node-cni-conf-dir", Title: "containerd's CNI conf_dir does not hold the CNI configuration", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "node-cni-conf-dir", Title: "containerd's CNI conf_dir does not hold the CNI configuration", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "With `--root DIR` (DIR stands for the node's `C:\\`): a containerd config.toml whose CNI `conf_dir` is not the folder the given CNI configuration file is in.",
 		Why:     "containerd reads CNI configurations only from its conf_dir (by default `C:\\Program Files\\containerd\\cni\\conf`). A CNI config elsewhere is never loaded and every pod fails with `cni config uninitialized` / `network plugin is not ready`.",
@@ -149,7 +153,7 @@ func nodeRel(p string) string {
 }
 
 var cidrMismatch = &rule.Rule{
-	ID: "node-cidr-mismatch", Title: "node configuration CIDRs disagree with the cluster", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "node-cidr-mismatch", Title: "node configuration CIDRs disagree with the cluster", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "With `--pod-cidr`/`--service-cidr` (or, without them, between the files): kube-proxy's `clusterCIDR` or flannel's `Network` that is not the pod CIDR, or a kubelet `clusterDNS` address outside the service CIDR.",
 		Why:     "kube-proxy decides what is cluster-internal traffic from clusterCIDR, flannel hands out pod subnets from Network, and pods resolve names through clusterDNS. A Windows node configured for another cluster's ranges routes or NATs traffic wrongly and pods cannot resolve names.",

@@ -17,7 +17,7 @@ const (
 )
 
 var kubeletCgroupsPerQOS = &rule.Rule{
-	ID: "kubelet-cgroups-per-qos", Title: "cgroupsPerQOS is ignored on Windows", Severity: rule.Warning, Category: rule.NodeConfig,
+	ID: "kubelet-cgroups-per-qos", Title: "cgroupsPerQOS is ignored on Windows", Severity: rule.Warning, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeletConfiguration that leaves `cgroupsPerQOS` unset (it defaults to true) or sets it to true.",
 		Why:     "Windows has no cgroups. The Windows kubelet logs `ignored configuration option: CgroupsPerQOS (--cgroups-per-qos) true is not supported on Windows` at every start, which hides real warnings, and the option suggests QoS isolation the node does not give.",
@@ -39,7 +39,7 @@ func runCgroupsPerQOS(p *Pass) {
 }
 
 var kubeletEnforceNodeAllocatable = &rule.Rule{
-	ID: "kubelet-enforce-node-allocatable", Title: "enforceNodeAllocatable other than none is ignored on Windows", Severity: rule.Warning, Category: rule.NodeConfig,
+	ID: "kubelet-enforce-node-allocatable", Title: "enforceNodeAllocatable other than none is ignored on Windows", Severity: rule.Warning, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeletConfiguration whose `enforceNodeAllocatable` holds anything but `none`, including the default `[pods]` when it is unset.",
 		Why:     "Node allocatable is enforced with cgroups, which Windows lacks. The Windows kubelet logs `ignored configuration option: EnforceNodeAllocatable (--enforce-node-allocatable) [pods] is not supported on Windows`; the reserves still shape the node's allocatable, but nothing stops pods from using more.",
@@ -62,7 +62,7 @@ func runEnforceNodeAllocatable(p *Pass) {
 }
 
 var kubeletLinuxOnlyOption = &rule.Rule{
-	ID: "kubelet-windows-invalid-option", Title: "the Windows kubelet refuses to start with singleProcessOOMKill or userNamespaces", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "kubelet-windows-invalid-option", Title: "the Windows kubelet refuses to start with singleProcessOOMKill or userNamespaces", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeletConfiguration that sets `singleProcessOOMKill` or `userNamespaces`.",
 		Why:     "Both are Linux kernel features. The Windows kubelet's configuration validation fails with `invalid configuration: singleProcessOOMKill is not supported on Windows` or `invalid configuration: userNamespaces is not supported on Windows` and the kubelet exits, so the node never registers.",
@@ -86,7 +86,7 @@ func runLinuxOnlyOption(p *Pass) {
 const ContainerdPipe = "npipe:////./pipe/containerd-containerd"
 
 var kubeletRuntimeEndpoint = &rule.Rule{
-	ID: "kubelet-runtime-endpoint", Title: "the container runtime endpoint is a Unix socket", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "kubelet-runtime-endpoint", Title: "the container runtime endpoint is a Unix socket", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeletConfiguration whose `containerRuntimeEndpoint` or `imageServiceEndpoint` is a `unix://` socket, or that leaves `containerRuntimeEndpoint` unset (its default, `unix:///run/containerd/containerd.sock`, is the same on every OS).",
 		Why:     "The Windows kubelet reaches containerd over a named pipe. With a Unix socket it cannot talk to the runtime and the node never becomes Ready.",
@@ -115,7 +115,7 @@ func runRuntimeEndpoint(p *Pass) {
 var MinMemoryReserve = resource.MustParse("2Gi")
 
 var kubeletReserves = &rule.Rule{
-	ID: "kubelet-memory-reserve", Title: "less than 2Gi of memory reserved for the OS", Severity: rule.Warning, Category: rule.NodeConfig,
+	ID: "kubelet-memory-reserve", Title: "less than 2Gi of memory reserved for the OS", Severity: rule.Warning, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeletConfiguration whose `systemReserved` and `kubeReserved` memory together are under 2Gi.",
 		Why:     "Windows cannot enforce allocatable (no cgroups), so the reserves are the only thing keeping the scheduler from filling the node. The OS, kubelet, containerd and kube-proxy need about 2Gi; with less, pods push the node into paging and it goes NotReady.",
@@ -147,7 +147,7 @@ func runReserves(p *Pass) {
 }
 
 var kubeletEvictionHard = &rule.Rule{
-	ID: "kubelet-eviction-hard", Title: "no hard eviction threshold for memory", Severity: rule.Warning, Category: rule.NodeConfig,
+	ID: "kubelet-eviction-hard", Title: "no hard eviction threshold for memory", Severity: rule.Warning, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeletConfiguration with no `evictionHard` `memory.available` threshold.",
 		Why:     "Windows has no OOM killer: a node out of memory pages to disk and stops answering instead of killing a container. The kubelet's hard eviction threshold is what evicts pods before that happens; relying on the built-in 100Mi default leaves too little headroom on Windows.",
@@ -165,7 +165,7 @@ func runEvictionHard(p *Pass) {
 }
 
 var kubeletResourceManagers = &rule.Rule{
-	ID: "kubelet-resource-managers", Title: "CPU, memory and topology manager policies are ignored on Windows", Severity: rule.Warning, Category: rule.NodeConfig,
+	ID: "kubelet-resource-managers", Title: "CPU, memory and topology manager policies are ignored on Windows", Severity: rule.Warning, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeletConfiguration that sets `cpuManagerPolicy: static`, `memoryManagerPolicy: Static` or a `topologyManagerPolicy` other than `none` without enabling the `WindowsCPUAndMemoryAffinity` feature gate.",
 		Why:     "The Windows container manager creates the CPU, memory and topology managers only when `WindowsCPUAndMemoryAffinity` (alpha, off by default in 1.36) is on; otherwise the policies are silently ignored and pods get no exclusive CPUs.",
@@ -190,7 +190,7 @@ func runResourceManagers(p *Pass) {
 }
 
 var lockedFeatureGate = &rule.Rule{
-	ID: "node-locked-feature-gate", Title: "WinDSR or WinOverlay set to false", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "node-locked-feature-gate", Title: "WinDSR or WinOverlay set to false", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeletConfiguration or KubeProxyConfiguration whose `featureGates` set `WinDSR` or `WinOverlay` to false.",
 		Why:     "Both gates are GA and locked to true since 1.34. Setting one to false fails the component's start with `cannot set feature gate WinDSR to false, feature is locked to true`.",

@@ -11,7 +11,7 @@ import (
 const srcProxier = "kubernetes/kubernetes v1.36.3 pkg/proxy/winkernel/proxier.go (NewProxier)"
 
 var proxyMode = &rule.Rule{
-	ID: "kube-proxy-mode", Title: "kube-proxy on Windows runs only in kernelspace mode", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "kube-proxy-mode", Title: "kube-proxy on Windows runs only in kernelspace mode", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeProxyConfiguration whose `mode` is set to anything but `kernelspace`.",
 		Why:     "On Windows kube-proxy programs HNS load balancers; `kernelspace` is its only mode, and validation rejects the others with `KubeProxyConfiguration.ProxyMode: Invalid value: \"iptables\": must be kernelspace or blank (blank means the most-available proxy [currently 'kernelspace'])`. kube-proxy exits and Services do not answer on the node.",
@@ -33,7 +33,7 @@ func runProxyMode(p *Pass) {
 }
 
 var proxyNetworkName = &rule.Rule{
-	ID: "kube-proxy-network-name", Title: "kube-proxy does not know the HNS network", Severity: rule.Warning, Category: rule.NodeConfig,
+	ID: "kube-proxy-network-name", Title: "kube-proxy does not know the HNS network", Severity: rule.Warning, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeProxyConfiguration with no `winkernel.networkName`.",
 		Why:     "kube-proxy on Windows attaches its load balancers to an HNS network found by name. With neither `networkName` nor the `KUBE_NETWORK` environment variable it exits with `Environment variable KUBE_NETWORK and network-flag not initialized`. The file cannot show the service's environment, so this is a warning.",
@@ -52,7 +52,7 @@ func runProxyNetworkName(p *Pass) {
 }
 
 var proxySourceVip = &rule.Rule{
-	ID: "kube-proxy-source-vip", Title: "overlay network without winkernel.sourceVip", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "kube-proxy-source-vip", Title: "overlay network without winkernel.sourceVip", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeProxyConfiguration with no `winkernel.sourceVip`, given with a CNI or flannel configuration of an overlay (VXLAN) network.",
 		Why:     "On an overlay network kube-proxy SNATs load-balanced traffic to the source VIP; without it kube-proxy fails with `source-vip flag not set` and Services do not work on the node.",
@@ -85,7 +85,7 @@ func runProxySourceVip(p *Pass) {
 const minDSRBuild = 17763
 
 var proxyDSR = &rule.Rule{
-	ID: "kube-proxy-dsr", Title: "Direct Server Return on a Windows build that lacks it", Severity: rule.Error, Category: rule.NodeConfig,
+	ID: "kube-proxy-dsr", Title: "Direct Server Return on a Windows build that lacks it", Severity: rule.Error, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeProxyConfiguration with `winkernel.enableDSR: true` for a node (`--windows-build`) older than Windows Server 2019 (10.0.17763), and, on 17763, a reminder that DSR needs the HNS shipped in its 2019 updates.",
 		Why:     "kube-proxy asks HNS whether it supports DSR and exits with hcsshim's `platform does not support feature Direct Server Return (DSR)` when it does not (HNS before 9.3, or 10.0-10.1).",
@@ -115,7 +115,7 @@ func runProxyDSR(p *Pass) {
 }
 
 var proxyWithAntrea = &rule.Rule{
-	ID: "kube-proxy-with-antrea", Title: "kube-proxy given for an Antrea node", Severity: rule.Warning, Category: rule.NodeConfig,
+	ID: "kube-proxy-with-antrea", Title: "kube-proxy given for an Antrea node", Severity: rule.Warning, Category: rule.NodeConfig, Family: rule.FamilyNodeConfig,
 	Doc: rule.Doc{
 		What:    "A KubeProxyConfiguration given together with an Antrea CNI configuration.",
 		Why:     "On Windows, Antrea's agent proxies every Service itself (AntreaProxy with proxyAll) and installs OVS flows for them; kube-proxy alongside it programs HNS load balancers for the same Services and the two fight over the traffic.",

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
 
 // JSONAPIVersion versions the JSON report; docs/json-report.md describes it.
-const JSONAPIVersion = "winkube.io/v1alpha1"
+const JSONAPIVersion = manifest.APIVersion
 
 type jsonReport struct {
 	APIVersion string        `json:"apiVersion"`

@@ -19,6 +19,7 @@ type jsonRule struct {
 	Title    string        `json:"title"`
 	Severity rule.Severity `json:"severity"`
 	Category rule.Category `json:"category"`
+	Family   rule.Family   `json:"family"`
 	What     string        `json:"what"`
 	Why      string        `json:"why"`
 	Fix      string        `json:"fix"`
@@ -30,11 +31,11 @@ func ruleJSON(r *rule.Rule) jsonRule {
 	if src == nil {
 		src = []string{}
 	}
-	return jsonRule{ID: r.ID, Title: r.Title, Severity: r.Severity, Category: r.Category, What: r.Doc.What, Why: r.Doc.Why, Fix: r.Doc.Fix, Sources: src}
+	return jsonRule{ID: r.ID, Title: r.Title, Severity: r.Severity, Category: r.Category, Family: r.Family, What: r.Doc.What, Why: r.Doc.Why, Fix: r.Doc.Fix, Sources: src}
 }
 
-// Rules writes the rule list: a table (ID, severity, category, title) or
-// a JSON array of every rule with its documentation.
+// Rules writes the rule list: a table (ID, family, severity, category,
+// title) or a JSON array of every rule with its family and documentation.
 func Rules(w io.Writer, format string, rs []*rule.Rule, opts Options) error {
 	if format == "json" {
 		out := make([]jsonRule, len(rs))
@@ -44,12 +45,12 @@ func Rules(w io.Writer, format string, rs []*rule.Rule, opts Options) error {
 		return writeJSON(w, out)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSEVERITY\tCATEGORY\tTITLE")
+	fmt.Fprintln(tw, "ID\tFAMILY\tSEVERITY\tCATEGORY\tTITLE")
 	for _, r := range rs {
 		// Colour codes are zero-width to a terminal but not to tabwriter:
 		// pad before painting.
 		sev := fmt.Sprintf("%-8s", r.Severity)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, paintSeverity(opts.Color, r.Severity, sev), r.Category, r.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Family, paintSeverity(opts.Color, r.Severity, sev), r.Category, r.Title)
 	}
 	return tw.Flush()
 }
@@ -61,7 +62,7 @@ func Explain(w io.Writer, format string, r *rule.Rule, opts Options) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", Paint(opts.Color, Bold, r.ID), r.Title)
-	fmt.Fprintf(&b, "severity: %s, category: %s\n\n", paintSeverity(opts.Color, r.Severity, r.Severity.String()), r.Category)
+	fmt.Fprintf(&b, "family: %s, severity: %s, category: %s\n\n", r.Family, paintSeverity(opts.Color, r.Severity, r.Severity.String()), r.Category)
 	fmt.Fprintf(&b, "What it checks\n  %s\n\nWhy it matters on Windows\n  %s\n\nHow to fix\n  %s\n", r.Doc.What, r.Doc.Why, r.Doc.Fix)
 	if len(r.Doc.Sources) > 0 {
 		fmt.Fprintf(&b, "\nSources\n")

@@ -98,7 +98,9 @@ type Rule struct {
 	// rule, its own choices included; Unset leaves them to the rule.
 	Configured Severity
 	Category   Category
-	Doc        Doc
+	// Family is what the rule inspects; the zero value is Lint.
+	Family Family
+	Doc    Doc
 	// Workload runs once per object with a pod template.
 	Workload func(*Pass)
 	// Object runs once per object whose kind is in Kinds.

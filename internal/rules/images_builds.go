@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -73,7 +74,7 @@ func buildHosts(p *rule.Pass) (pools, pins []buildHost) {
 	}
 	for _, pin := range pinnedBuilds(p) {
 		b := buildNumber(p, pin.Build)
-		if (p.Target.Builds != nil && !contains(p.Target.Builds, b)) || hostHas(pools, b) || hostHas(pins, b) {
+		if (p.Target.Builds != nil && !slices.Contains(p.Target.Builds, b)) || hostHas(pools, b) || hostHas(pins, b) {
 			continue
 		}
 		pins = append(pins, buildHost{"the pinned build " + b, b, ""})

@@ -166,7 +166,7 @@ func controlPlaneOnly(s *corev1.PodSpec) bool {
 	for _, t := range terms {
 		found := false
 		for _, e := range t.MatchExpressions {
-			if contains(controlPlaneRoles, e.Key) && e.Operator == corev1.NodeSelectorOpExists {
+			if slices.Contains(controlPlaneRoles, e.Key) && e.Operator == corev1.NodeSelectorOpExists {
 				found = true
 			}
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -47,7 +48,7 @@ var MissingWindowsBuildPin = &rule.Rule{
 			Message: fmt.Sprintf("Windows workload has no node.kubernetes.io/windows-build constraint and can land on Windows pools %s; under process isolation its images must match the node's build",
 				poolList(reachable, func(pool cluster.Pool) string { return pool.WindowsBuild }))}
 		switch {
-		case len(implied) == 1 && contains(builds, implied[0]):
+		case len(implied) == 1 && slices.Contains(builds, implied[0]):
 			fd.Fix = &rule.Fix{Title: "pin the workload to Windows build " + implied[0], Safe: true, Edits: []rule.Edit{
 				{Op: rule.Set, Path: rule.Path(sel.Key(cluster.LabelWindowsBuild)), Value: implied[0]},
 			}}
@@ -64,7 +65,7 @@ var MissingWindowsBuildPin = &rule.Rule{
 func poolBuilds(p *rule.Pass, pools []cluster.Pool) []string {
 	var out []string
 	for _, pool := range pools {
-		if b := buildNumber(p, pool.WindowsBuild); b != "" && !contains(out, b) {
+		if b := buildNumber(p, pool.WindowsBuild); b != "" && !slices.Contains(out, b) {
 			out = append(out, b)
 		}
 	}
@@ -78,7 +79,7 @@ func imageBuilds(p *rule.Pass) (builds []string, multiOnly bool) {
 	multiOnly = true
 	winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, _ *field.Path) {
 		img := p.Model.ParseImage(c.Image)
-		if img.Build != nil && !contains(builds, img.Build.Build) {
+		if img.Build != nil && !slices.Contains(builds, img.Build.Build) {
 			builds = append(builds, img.Build.Build)
 		}
 		if img.Platform != winsupport.PlatformMulti || img.Build != nil {
@@ -86,13 +87,4 @@ func imageBuilds(p *rule.Pass) (builds []string, multiOnly bool) {
 		}
 	})
 	return builds, multiOnly
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

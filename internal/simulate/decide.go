@@ -82,8 +82,37 @@ func (s *scheduler) schedule(t *tmpl, target *node) decision {
 
 // generic runs every filter on every candidate node, in the scheduler's
 // order, and scores the feasible ones. restricted says a PreFilter
-// narrowed the nodes to cands.
+// narrowed the nodes to cands. It is the scheduler's cycle in three
+// steps: filter, then explain (no node fits) or pick.
 func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
+	f := s.filter(t, cands, restricted)
+	if len(f.feasible) == 0 {
+		return s.explain(t, &f, restricted)
+	}
+	var d decision
+	if s.recordFeasible {
+		d.feasible = slices.Clone(f.feasible)
+	}
+	d.node = s.pick(t, &f)
+	return d
+}
+
+// filtered is what filter found: the candidates in the order visited, the
+// feasible nodes with their static results, and the counts the dynamic
+// filters read, which explain reads again.
+type filtered struct {
+	scoring  bool // the scheduler's full scoring path (scoredPath)
+	cands    []*node
+	feasible []*node
+	statics  []static
+	z        normalizer
+	aff      *affinityCounts
+	spread   *spreadCounts
+}
+
+// filter runs the filters over the candidates until the scheduler's
+// percentageOfNodesToScore stops it, and advances the next cycle's start.
+func (s *scheduler) filter(t *tmpl, cands []*node, restricted bool) filtered {
 	sp := t.sp
 	scoring := s.scoredPath()
 	limit, start := len(cands), 0
@@ -94,17 +123,14 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 			cands, start, limit = s.tree, s.nextStart%len(s.tree), s.prof.numNodesToFind(len(s.nodes))
 		}
 	}
-	var aff *affinityCounts
+	f := filtered{scoring: scoring, cands: cands}
 	if sp.affinity != nil || s.repelledBy(t) {
-		aff = s.affinity(t)
+		f.aff = s.affinity(t)
 	}
-	var spread *spreadCounts
 	if len(sp.spread) > 0 {
-		spread = s.spreadState(t)
+		f.spread = s.spreadState(t)
 	}
-	var d decision
 	feasible, statics := s.scratch.feasible[:0], s.scratch.statics[:0]
-	var z normalizer
 	processed := 0
 	// A seeded run draws the order parallel filters may finish in when
 	// the search can stop early (racedOrder); otherwise nodes are
@@ -124,10 +150,10 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 		n := cands[(start+j)%len(cands)]
 		processed++
 		st := s.static(t, n)
-		if st.fail == nil && s.dynamic(t, n, aff, spread) == nil {
+		if st.fail == nil && s.dynamic(t, n, f.aff, f.spread) == nil {
 			feasible = append(feasible, n)
 			statics = append(statics, st)
-			z.see(st)
+			f.z.see(st)
 		}
 	}
 	if raced && len(feasible) == limit {
@@ -136,53 +162,57 @@ func (s *scheduler) generic(t *tmpl, cands []*node, restricted bool) decision {
 		s.scratch.flight = s.scratch.raced.inFlight(s.scratch.flight)
 		for _, j := range s.scratch.flight {
 			n := cands[(start+j)%len(cands)]
-			if st := s.static(t, n); st.fail != nil || s.dynamic(t, n, aff, spread) != nil {
+			if st := s.static(t, n); st.fail != nil || s.dynamic(t, n, f.aff, f.spread) != nil {
 				processed++
 			}
 		}
 	}
 	s.scratch.feasible, s.scratch.statics = feasible, statics
+	f.feasible, f.statics = feasible, statics
 	if scoring && len(s.nodes) > 0 {
 		s.nextStart = (s.nextStart + processed) % len(s.nodes)
 	}
-	if len(feasible) == 0 {
-		// Every node was visited and failed: a second pass gathers why,
-		// which a pod that fits somewhere never needs.
-		h := histogram{}
-		preemptable := 0
-		for _, n := range cands {
-			st := s.static(t, n)
-			fail := st.fail
-			if fail == nil {
-				fail = s.dynamic(t, n, aff, spread)
-			}
-			h.add(*fail, 1)
-			if fail.resolvable {
-				preemptable++
-			}
-			d.note(n.class, *fail, st.taint, 1)
+	return f
+}
+
+// explain is the cycle where every node was visited and failed: a second
+// pass gathers why, which a pod that fits somewhere never needs.
+func (s *scheduler) explain(t *tmpl, f *filtered, restricted bool) decision {
+	var d decision
+	h := histogram{}
+	preemptable := 0
+	for _, n := range f.cands {
+		st := s.static(t, n)
+		fail := st.fail
+		if fail == nil {
+			fail = s.dynamic(t, n, f.aff, f.spread)
 		}
-		if rest := len(s.nodes) - len(cands); restricted && rest > 0 {
-			h[reasonAffinityPlugin] += rest
+		h.add(*fail, 1)
+		if fail.resolvable {
+			preemptable++
 		}
-		d.fit = &fitError{allNodes: len(s.nodes), filter: h, preemptable: preemptable, preemptionNever: sp.preemptNever, draState: true}
-		return d
+		d.note(n.class, *fail, st.taint, 1)
 	}
-	if s.recordFeasible {
-		d.feasible = slices.Clone(feasible)
+	if rest := len(s.nodes) - len(f.cands); restricted && rest > 0 {
+		h[reasonAffinityPlugin] += rest
 	}
-	if scoring {
-		d.node = s.scoredPick(t, feasible, statics, z)
-		return d
+	d.fit = &fitError{allNodes: len(s.nodes), filter: h, preemptable: preemptable, preemptionNever: t.sp.preemptNever, draState: true}
+	return d
+}
+
+// pick chooses among the feasible nodes: the scheduler's scoring, or,
+// outside it, the best resource score, the lowest index on a tie.
+func (s *scheduler) pick(t *tmpl, f *filtered) *node {
+	if f.scoring {
+		return s.scoredPick(t, f.feasible, f.statics, f.z)
 	}
 	best, bestScore := -1, int64(-1)
-	for i, n := range feasible {
-		if sc := resourceScore(sp, n) + z.score(statics[i]); sc > bestScore || (sc == bestScore && n.idx < feasible[best].idx) {
+	for i, n := range f.feasible {
+		if sc := resourceScore(t.sp, n) + f.z.score(f.statics[i]); sc > bestScore || (sc == bestScore && n.idx < f.feasible[best].idx) {
 			best, bestScore = i, sc
 		}
 	}
-	d.node = feasible[best]
-	return d
+	return f.feasible[best]
 }
 
 // scoredPath reports whether pods are placed as the scheduler's full

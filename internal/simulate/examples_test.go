@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,7 +63,7 @@ func TestExamplesOnReferenceCluster(t *testing.T) {
 			t.Errorf("%s: refusal %q is not in the API server's form", p.Pod, p.RejectMessage)
 		case p.Pending && p.Message != "" && !fitMessage.MatchString(p.Message):
 			t.Errorf("%s: pending message %q is not in the scheduler's form", p.Pod, p.Message)
-		case p.Node != "" && !contains(p.Feasible, p.Node):
+		case p.Node != "" && !slices.Contains(p.Feasible, p.Node):
 			t.Errorf("%s: bound to %s, which is not among its feasible nodes %v", p.Pod, p.Node, p.Feasible)
 		}
 	}
@@ -76,13 +77,4 @@ func TestExamplesOnReferenceCluster(t *testing.T) {
 	if diff := cmp.Diff(res, again); diff != "" {
 		t.Errorf("two runs differ (-first +second):\n%s", diff)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

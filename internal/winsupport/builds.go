@@ -1,5 +1,7 @@
 package winsupport
 
+import "strings"
+
 // Channel is a Windows Server servicing channel.
 type Channel string
 
@@ -73,4 +75,15 @@ func (m Model) LTSCFor(prefer []string) (Build, bool) {
 		return bestPreferred, true
 	}
 	return best, best.Build != ""
+}
+
+// KernelBuild trims a Windows version with its update revision
+// (10.0.20348.2461, a node's kernelVersion) to its build (10.0.20348);
+// false when the version has fewer than three parts.
+func KernelBuild(v string) (string, bool) {
+	parts := strings.SplitN(v, ".", 4)
+	if len(parts) < 3 {
+		return "", false
+	}
+	return strings.Join(parts[:3], "."), true
 }

@@ -134,10 +134,11 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 	}
 	var got []string
 	for _, line := range strings.Split(err.Error(), "\n") {
-		field, _, _ := strings.Cut(strings.TrimPrefix(line, p+": "), ":")
-		got = append(got, field)
+		// file:line:col: field: message, as every versioned file's problems.
+		parts := strings.SplitN(strings.TrimPrefix(line, p+":"), ": ", 3)
+		got = append(got, parts[1]+" at "+parts[0])
 	}
-	want := []string{"windowsBuild", "containerdVersion", "cni", "podCIDR"}
+	want := []string{"windowsBuild at 3:1", "containerdVersion at 4:1", "cni at 5:1", "podCIDR at 6:1"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("fields with errors (-want +got):\n%s\nerror: %v", diff, err)
 	}

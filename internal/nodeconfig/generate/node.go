@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 
 // APIVersion and Kind identify the input.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "WindowsNode"
 )
 
@@ -65,30 +66,35 @@ type Resolved struct {
 	File               string
 }
 
-// maxInput bounds a WindowsNode file: a dozen short fields.
-const maxInput = 1 << 20
-
-// Load reads and validates a WindowsNode file, reporting every problem.
+// Load reads and validates a WindowsNode file through the path every
+// versioned file takes (manifest.LoadFile): strict decoding, then every
+// problem at once, each at its file:line:col.
 func Load(path string) (*Resolved, error) {
-	data, err := manifest.ReadFile(path, maxInput)
-	if err != nil {
-		return nil, err
-	}
 	n := Node{}
-	if err := manifest.DecodeStrict(path, data, &n); err != nil {
-		return nil, err
-	}
-	r, err := n.Resolve()
+	var r *Resolved
+	err := manifest.LoadFile(path, &n, func() []manifest.Problem {
+		var errs error
+		r, errs = n.Resolve()
+		return problems(errs)
+	})
 	if err != nil {
-		// Name the file on every line, as the strict decoder does.
-		var errs []error
-		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
-			errs = append(errs, fmt.Errorf("%s: %w", path, e))
-		}
-		return nil, errors.Join(errs...)
+		return nil, err
 	}
 	r.File = path
 	return r, nil
+}
+
+// problems turns Resolve's "field: message" errors into located problems.
+func problems(err error) []manifest.Problem {
+	if err == nil {
+		return nil
+	}
+	var ps []manifest.Problem
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		path, msg, _ := strings.Cut(e.Error(), ": ")
+		ps = append(ps, manifest.Problemf(path, "%s", msg))
+	}
+	return ps
 }
 
 // Resolve validates n and fills in defaults.
@@ -130,7 +136,7 @@ func (n Node) Resolve() (*Resolved, error) {
 	default:
 		bad("containerdVersion: must be 1.x or 2.x (e.g. 1.7.27 or 2.1.4), got %q", n.ContainerdVersion)
 	}
-	if !contains(CNIs, n.CNI) {
+	if !slices.Contains(CNIs, n.CNI) {
 		bad("cni: must be one of %s, got %q", strings.Join(CNIs, ", "), n.CNI)
 	}
 	r.Pod = prefix(&errs, "podCIDR", n.PodCIDR)
@@ -219,7 +225,7 @@ func lookupBuild(m winsupport.Model, s string) (winsupport.Build, bool) {
 		return b, true
 	}
 	for _, b := range m.Builds() {
-		if contains(b.Tags, strings.ToLower(s)) {
+		if slices.Contains(b.Tags, strings.ToLower(s)) {
 			return b, true
 		}
 	}
@@ -247,13 +253,4 @@ func quantity(errs *[]error, field, s, def string) resource.Quantity {
 		*errs = append(*errs, fmt.Errorf("%s: %s is negative", field, q.String()))
 	}
 	return q
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -7,11 +7,12 @@ import (
 	"slices"
 
 	"github.com/winkube/winkube/internal/fix"
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 // APIVersion and Kind identify the JSON form of a fix run.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "FixReport"
 )
 

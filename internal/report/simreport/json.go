@@ -2,13 +2,14 @@ package simreport
 
 import (
 	"encoding/json"
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/simulate"
 	"io"
 )
 
 // APIVersion and Kind identify the JSON form of a simulation result.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "SimulationReport"
 )
 

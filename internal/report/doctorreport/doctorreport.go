@@ -1,4 +1,4 @@
-package doctor
+package doctorreport
 
 import (
 	"bufio"
@@ -6,14 +6,17 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 
+	"github.com/winkube/winkube/internal/doctor"
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/report"
 )
 
 // APIVersion and Kind identify the JSON doctor report; docs/audit.md
 // describes it.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "DoctorReport"
 )
 
@@ -21,12 +24,12 @@ const (
 var Formats = []string{"text", "json"}
 
 type jsonReport struct {
-	APIVersion string      `json:"apiVersion"`
-	Kind       string      `json:"kind"`
-	Tool       string      `json:"tool,omitempty"`
-	Server     string      `json:"serverVersion"`
-	Summary    jsonSummary `json:"summary"`
-	Diagnoses  []Diagnosis `json:"diagnoses"`
+	APIVersion string             `json:"apiVersion"`
+	Kind       string             `json:"kind"`
+	Tool       string             `json:"tool,omitempty"`
+	Server     string             `json:"serverVersion"`
+	Summary    jsonSummary        `json:"summary"`
+	Diagnoses  []doctor.Diagnosis `json:"diagnoses"`
 }
 
 type jsonSummary struct {
@@ -38,13 +41,13 @@ type jsonSummary struct {
 }
 
 // JSON writes the versioned report.
-func JSON(w io.Writer, r *Report, tool string) error {
+func JSON(w io.Writer, r *doctor.Report, tool string) error {
 	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: r.Server, Summary: jsonSummary{Checked: r.Checked, Unhealthy: r.Unhealthy, Nodes: r.Nodes}, Diagnoses: r.Diagnoses}
 	if r.Kubelets != nil {
 		out.Summary.KubeletPath = r.Kubelets.Path
 	}
 	if out.Diagnoses == nil {
-		out.Diagnoses = []Diagnosis{}
+		out.Diagnoses = []doctor.Diagnosis{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -52,7 +55,7 @@ func JSON(w io.Writer, r *Report, tool string) error {
 }
 
 // Text writes one block per diagnosis.
-func Text(w io.Writer, r *Report) error {
+func Text(w io.Writer, r *doctor.Report) error {
 	bw := bufio.NewWriter(w)
 	for i, d := range r.Diagnoses {
 		if i > 0 {
@@ -96,7 +99,7 @@ func Text(w io.Writer, r *Report) error {
 	return bw.Flush()
 }
 
-func evidenceLine(e Evidence) string {
+func evidenceLine(e doctor.Evidence) string {
 	var b strings.Builder
 	b.WriteString(e.Source)
 	if e.Reason != "" {
@@ -120,4 +123,40 @@ func pathWords(path string) string {
 		return "through the API server's node proxy"
 	}
 	return "directly"
+}
+
+// jsonCause is a cause as `winkube doctor --causes -o json` prints it.
+type jsonCause struct {
+	ID       string           `json:"id"`
+	Title    string           `json:"title"`
+	Explain  string           `json:"explanation"`
+	Steps    []string         `json:"steps"`
+	Commands []doctor.Command `json:"commands"`
+	Patterns []string         `json:"messages"`
+	Sources  []string         `json:"sources"`
+}
+
+// CausesJSON writes the causes with their runbooks, in the order tried.
+func CausesJSON(w io.Writer, cs []*doctor.Cause) error {
+	out := make([]jsonCause, len(cs))
+	for i, c := range cs {
+		out[i] = jsonCause{ID: c.ID, Title: c.Title, Explain: c.Explain, Steps: c.Steps, Commands: c.Commands, Patterns: []string{}, Sources: c.Sources}
+		for _, p := range c.Patterns {
+			out[i].Patterns = append(out[i].Patterns, p.Text)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// CausesText writes one line per cause, in the order tried.
+func CausesText(w io.Writer, cs []*doctor.Cause) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CAUSE\tTITLE")
+	for _, c := range cs {
+		fmt.Fprintf(tw, "%s\t%s\n", report.Clean(c.ID), report.Clean(c.Title))
+	}
+	fmt.Fprintf(tw, "\nwinkube rules explain --family doctor CAUSE prints a cause's runbook.\n")
+	return tw.Flush()
 }

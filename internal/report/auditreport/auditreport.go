@@ -1,4 +1,4 @@
-package audit
+package auditreport
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/winkube/winkube/internal/audit"
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/simulate"
 )
@@ -17,12 +19,12 @@ var Formats = []string{"text", "json", "sarif", "html"}
 // APIVersion and Kind identify the JSON audit report; docs/audit.md
 // describes it.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "AuditReport"
 )
 
 // Write renders the result in format.
-func Write(w io.Writer, format string, res *Result, tool string, opts report.Options) error {
+func Write(w io.Writer, format string, res *audit.Result, tool string, opts report.Options) error {
 	switch format {
 	case "text":
 		return Text(w, res, tool, opts)
@@ -36,21 +38,21 @@ func Write(w io.Writer, format string, res *Result, tool string, opts report.Opt
 	return fmt.Errorf("unknown output format %q: want one of %v", format, Formats)
 }
 
-func lintReport(res *Result, tool string) *report.Report {
+func lintReport(res *audit.Result, tool string) *report.Report {
 	return &report.Report{Findings: res.Findings, Rules: res.Rules, Objects: res.Objects, Tool: tool}
 }
 
 type jsonReport struct {
-	APIVersion string      `json:"apiVersion"`
-	Kind       string      `json:"kind"`
-	Tool       string      `json:"tool,omitempty"`
-	Server     string      `json:"serverVersion"`
-	Model      string      `json:"kubernetesVersion"`
-	Summary    jsonSummary `json:"summary"`
-	Areas      []Area      `json:"areas"`
-	Findings   any         `json:"findings"`
-	Simulation *jsonSim    `json:"simulation,omitempty"`
-	Notes      []string    `json:"notes,omitempty"`
+	APIVersion string       `json:"apiVersion"`
+	Kind       string       `json:"kind"`
+	Tool       string       `json:"tool,omitempty"`
+	Server     string       `json:"serverVersion"`
+	Model      string       `json:"kubernetesVersion"`
+	Summary    jsonSummary  `json:"summary"`
+	Areas      []audit.Area `json:"areas"`
+	Findings   any          `json:"findings"`
+	Simulation *jsonSim     `json:"simulation,omitempty"`
+	Notes      []string     `json:"notes,omitempty"`
 }
 
 type jsonSummary struct {
@@ -61,7 +63,7 @@ type jsonSummary struct {
 }
 
 type jsonSim struct {
-	Headroom []Headroom           `json:"headroom"`
+	Headroom []audit.Headroom     `json:"headroom"`
 	Pools    []simulate.PoolUsage `json:"pools"`
 	Notes    []string             `json:"notes,omitempty"`
 }
@@ -69,14 +71,14 @@ type jsonSim struct {
 // JSON writes the versioned JSON report. Findings have lint's shape; a
 // live object's file, line and column are empty and its location is the
 // object and fieldPath.
-func JSON(w io.Writer, res *Result, tool string) error {
+func JSON(w io.Writer, res *audit.Result, tool string) error {
 	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: res.Server, Model: res.Model.V.String(),
 		Summary: jsonSummary{Nodes: res.Nodes, Pods: res.Pods, Objects: res.Objects, Counts: lintReport(res, tool).Count()},
 		Areas:   res.Areas, Findings: report.FindingsJSON(res.Findings), Notes: res.Notes}
 	if sim := res.Simulation; sim != nil {
 		out.Simulation = &jsonSim{Headroom: res.Headroom, Pools: sim.Pools, Notes: sim.Notes}
 		if out.Simulation.Headroom == nil {
-			out.Simulation.Headroom = []Headroom{}
+			out.Simulation.Headroom = []audit.Headroom{}
 		}
 	}
 	enc := json.NewEncoder(w)
@@ -86,7 +88,7 @@ func JSON(w io.Writer, res *Result, tool string) error {
 
 // Text writes lint's finding lines, then the readiness per area and the
 // headroom of each Windows workload.
-func Text(w io.Writer, res *Result, tool string, opts report.Options) error {
+func Text(w io.Writer, res *audit.Result, tool string, opts report.Options) error {
 	if err := report.Text(w, lintReport(res, tool), opts); err != nil {
 		return err
 	}

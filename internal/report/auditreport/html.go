@@ -1,14 +1,15 @@
-package audit
+package auditreport
 
 import (
 	"html/template"
 	"io"
 
+	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/rule"
 )
 
 // HTML writes a self-contained page: no scripts, no external resources.
-func HTML(w io.Writer, res *Result, tool string) error {
+func HTML(w io.Writer, res *audit.Result, tool string) error {
 	type row struct {
 		Severity, Rule, Location, Message, Hint string
 	}

@@ -1,4 +1,4 @@
-package doctor
+package doctorreport
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/winkube/winkube/internal/doctor"
 	"github.com/winkube/winkube/internal/report"
 )
 
@@ -15,11 +16,11 @@ import (
 func TestTextNeutralisesControls(t *testing.T) {
 	const h = "x\x1b]52;c;aGk=\x07\x1b[2J\u009b1m\r\nforged\u202e"
 	now := time.Now()
-	d := Diagnosis{Pod: PodRef{Namespace: h, Name: h}, Node: h, NodeBuild: h, Owner: h, Cause: h, Summary: h,
-		Evidence:    []Evidence{{Source: h, Reason: h, Container: h, Message: h, Count: 2, Time: &now}},
-		Explanation: h, Steps: []string{h}, Commands: []Command{{Shell: h, Where: h, Line: h}}}
+	d := doctor.Diagnosis{Pod: doctor.PodRef{Namespace: h, Name: h}, Node: h, NodeBuild: h, Owner: h, Cause: h, Summary: h,
+		Evidence:    []doctor.Evidence{{Source: h, Reason: h, Container: h, Message: h, Count: 2, Time: &now}},
+		Explanation: h, Steps: []string{h}, Commands: []doctor.Command{{Shell: h, Where: h, Line: h}}}
 	var b bytes.Buffer
-	if err := Text(&b, &Report{Server: h, Diagnoses: []Diagnosis{d}}); err != nil {
+	if err := Text(&b, &doctor.Report{Server: h, Diagnoses: []doctor.Diagnosis{d}}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

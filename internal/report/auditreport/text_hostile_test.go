@@ -1,10 +1,11 @@
-package audit
+package auditreport
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/rule"
 )
@@ -14,10 +15,10 @@ import (
 // reach the terminal as visible text.
 func TestTextNeutralisesControls(t *testing.T) {
 	const h = "v\x1b]0;title\x07\x1b[2J\u009b1m\r\nforged"
-	res := &Result{Server: h, Headroom: []Headroom{{Workload: h, MoreFit: 1}}, Notes: []string{h},
-		Findings: []rule.Finding{{Rule: PermissionDenied.ID, Severity: rule.Warning, Message: h, Hint: h, File: h}},
-		Rules:    []*rule.Rule{PermissionDenied}}
-	res.Areas = Areas(res)
+	res := &audit.Result{Server: h, Headroom: []audit.Headroom{{Workload: h, MoreFit: 1}}, Notes: []string{h},
+		Findings: []rule.Finding{{Rule: audit.PermissionDenied.ID, Severity: rule.Warning, Message: h, Hint: h, File: h}},
+		Rules:    []*rule.Rule{audit.PermissionDenied}}
+	res.Areas = audit.Areas(res)
 	var b bytes.Buffer
 	if err := Text(&b, res, "test", report.Options{}); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package audit
+package live
 
 import (
 	"encoding/json"
@@ -9,7 +9,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/manifest"
 )
 
@@ -27,7 +26,7 @@ type ref struct {
 }
 
 // NewOwners indexes the snapshot's controllers.
-func NewOwners(s *live.Snapshot) *Owners {
+func NewOwners(s *Snapshot) *Owners {
 	o := &Owners{byUID: map[types.UID]ref{}}
 	add := func(apiVersion, kind string, m *metav1.ObjectMeta) { o.byUID[m.UID] = ref{apiVersion, kind, m} }
 	for _, x := range s.Deployments {
@@ -91,7 +90,7 @@ func (o *Owners) Top(p *corev1.Pod) *manifest.Object {
 // StatefulSets, DaemonSets, CronJobs, then Jobs, ReplicaSets,
 // ReplicationControllers and Pods that no other object in the snapshot
 // controls.
-func TopLevel(s *live.Snapshot, o *Owners) ([]*manifest.Object, error) {
+func TopLevel(s *Snapshot, o *Owners) ([]*manifest.Object, error) {
 	var out []*manifest.Object
 	var errs []error
 	add := func(apiVersion, kind string, m *metav1.ObjectMeta, v any) {

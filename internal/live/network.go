@@ -1,4 +1,4 @@
-package audit
+package live
 
 import (
 	"strings"
@@ -6,7 +6,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/live"
 )
 
 // The network plugin of each Windows pool, read from the live nodes so
@@ -47,10 +46,10 @@ type nodeNetwork struct {
 
 // poolNetworks fills cni (and, for Azure CNI with NPM, networkPolicy) of
 // the Windows pools of c, a cluster derived from s's nodes.
-func poolNetworks(s *live.Snapshot, c *cluster.Cluster) {
+func poolNetworks(s *Snapshot, c *cluster.Cluster) {
 	byNode := map[string]*nodeNetwork{}
 	for _, n := range s.Nodes {
-		if Windows(n) {
+		if cluster.NodeOS(n) == "windows" {
 			byNode[n.Name] = &nodeNetwork{cni: annotatedCNI(n)}
 		}
 	}
