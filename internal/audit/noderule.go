@@ -79,7 +79,7 @@ var WorkloadPending = &rule.Rule{
 		What:    "The simulation, run on the live nodes with the running pods already placed, leaves a pending pod of the workload unscheduled; the message is kube-scheduler's FailedScheduling message for the model's Kubernetes version.",
 		Why:     "In a hybrid cluster a pod stays Pending when it does not tolerate the Windows taint, selects an OS or build no node has, or no node of its OS has room.",
 		Fix:     "Follow the explanation: pin the pod to the right OS, add the toleration, or add nodes of that OS.",
-		Sources: []string{"k8s.io/kubernetes pkg/scheduler (FailedScheduling messages)", "seed 002 (taints and tolerations)"},
+		Sources: []string{"k8s.io/kubernetes v1.36.3 pkg/scheduler (FailedScheduling messages)", "https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (taints and tolerations)"},
 	},
 }
 
@@ -90,6 +90,6 @@ var WorkloadStartFailure = &rule.Rule{
 		What:    "A pod that is not running is bound to a node where the simulation predicts the kubelet refuses it or the runtime cannot start it (OS or build mismatch, Linux image on Windows).",
 		Why:     "Windows nodes run only images built for their OS and, under process isolation, their exact build.",
 		Fix:     "Use an image for the node's OS and build (a multi-arch manifest list covers several) and pin the pod to them.",
-		Sources: []string{"seed 002 (runbook: image OS mismatch)", "k8s.io/kubernetes pkg/kubelet/lifecycle/predicate.go"},
+		Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (runbook: image OS mismatch)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go"},
 	},
 }

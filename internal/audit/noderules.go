@@ -20,7 +20,7 @@ var windowsNodeUntainted = &NodeRule{
 			What:    "A Windows node carries no NoSchedule or NoExecute taint while at least one workload that is not for Windows is not pinned to Linux by its node selector or affinity.",
 			Why:     "Without the taint the scheduler may place those Linux pods on the Windows node, where the kubelet refuses them or the runtime cannot pull a Linux image.",
 			Fix:     "Taint every Windows node: kubectl taint nodes NODE os=windows:NoSchedule, and give Windows workloads the matching toleration; or pin every Linux workload with nodeSelector kubernetes.io/os: linux.",
-			Sources: []string{"seed 002 (Production best practices: always taint Windows nodes)", "seed 000 (every pod should have a nodeSelector for kubernetes.io/os)"},
+			Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (Production best practices: always taint Windows nodes)", "https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (every pod should have a nodeSelector for kubernetes.io/os)"},
 		}},
 	Check: func(f *Facts, e emitter) {
 		var unpinned []string
@@ -67,7 +67,7 @@ var windowsNodeBuildLabelMissing = &NodeRule{
 			What:    "A Windows node lacks the node.kubernetes.io/windows-build label the kubelet sets from the host's build.",
 			Why:     "Workloads and RuntimeClasses select Windows builds with this label: process-isolated containers must match the host build, so a node without it takes no build-pinned pod.",
 			Fix:     "Let the kubelet label the node (it does from Kubernetes 1.17), or label it: kubectl label node NODE node.kubernetes.io/windows-build=10.0.20348.",
-			Sources: []string{"seed 002 (pin pods to Windows builds with node.kubernetes.io/windows-build)", "seed 003 (RuntimeClass scheduling by build)"},
+			Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (pin pods to Windows builds with node.kubernetes.io/windows-build)", "https://kubernetes.io/docs/concepts/containers/runtime-class/#scheduling (RuntimeClass scheduling by build)"},
 		}},
 	Check: func(f *Facts, e emitter) {
 		for _, n := range f.Snapshot.Nodes {
@@ -88,7 +88,7 @@ var windowsNodeBuildLabelMismatch = &NodeRule{
 			What:    "The node.kubernetes.io/windows-build label names a different build from status.nodeInfo.kernelVersion, which the kubelet reads from the host.",
 			Why:     "Pods pinned to the labelled build land on a host of another build, where process-isolated containers fail with 'the container operating system does not match the host operating system'.",
 			Fix:     "Correct the label to the kernel's build (its first three parts), or remove it and let the kubelet set it.",
-			Sources: []string{"seed 002 (runbook: image OS mismatch; build numbers)"},
+			Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (runbook: image OS mismatch; build numbers)"},
 		}},
 	Check: func(f *Facts, e emitter) {
 		for _, n := range f.Snapshot.Nodes {
@@ -107,7 +107,7 @@ var windowsNodeUnsupportedBuild = &NodeRule{
 			What:    "The node's Windows build (from its kernel version, else its build label) is not a supported node OS for the API server's Kubernetes release.",
 			Why:     "Semi-Annual Channel releases are out of support and Windows Server 2019 is not listed for current releases; such nodes get no fixes and images for them are no longer published.",
 			Fix:     "Replace the node with one running a supported LTSC build (Windows Server 2022 or 2025) and retag its images.",
-			Sources: []string{"seed 002 (OS compatibility matrix; use LTSC releases only)", "seed 003 (supported Windows Server versions)"},
+			Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (OS compatibility matrix; use LTSC releases only)", "https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (supported Windows Server versions)"},
 		}},
 	Check: func(f *Facts, e emitter) {
 		for _, n := range f.Snapshot.Nodes {
@@ -140,7 +140,7 @@ var windowsNodeLowReserve = &NodeRule{
 			What:    "Capacity minus allocatable memory (kube-reserved, system-reserved and the eviction threshold together) is under 2 GiB on a Windows node.",
 			Why:     "Windows and its services use about 3.5 GB on a node; with a small reserve pods are scheduled into memory the OS needs, and Windows has no OOM killer to protect it.",
 			Fix:     "Raise the kubelet's --system-reserved/--kube-reserved memory so that at least 2 GiB is reserved.",
-			Sources: []string{"seed 000 (resource recommendations: ~3.5 GB OS overhead)", "seed 003 (memory reservations on Windows nodes)"},
+			Sources: []string{"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (resource recommendations: ~3.5 GB OS overhead)", "https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (memory reservations on Windows nodes)"},
 		}},
 	Check: func(f *Facts, e emitter) {
 		for _, n := range f.Snapshot.Nodes {
@@ -165,7 +165,7 @@ var windowsNodeContainerdOld = &NodeRule{
 			What:    "status.nodeInfo.containerRuntimeVersion reports containerd before 1.7 on a Windows node.",
 			Why:     "Earlier containerd releases have known CRI compatibility problems with Kubernetes 1.26 and later (the v1alpha2 CRI API was removed) and lack Windows fixes such as HostProcess support.",
 			Fix:     "Upgrade containerd on the node to 1.7 or later (check with ctr.exe version).",
-			Sources: []string{"seed 002 (Production best practices: use containerd 1.7+ on Windows)"},
+			Sources: []string{"https://kubernetes.io/docs/concepts/windows/intro/#container-runtime (Production best practices: use containerd 1.7+ on Windows)"},
 		}},
 	Check: func(f *Facts, e emitter) {
 		for _, n := range f.Snapshot.Nodes {
@@ -196,7 +196,7 @@ var kubeletVersionSkew = &NodeRule{
 			What:    "status.nodeInfo.kubeletVersion is outside the skew Kubernetes supports against kube-apiserver: never newer, at most three minor versions older.",
 			Why:     "Windows nodes are often upgraded on their own schedule; a kubelet outside the skew policy is untested against the control plane and may misbehave or be refused features.",
 			Fix:     "Upgrade (or, if newer, downgrade) the node's kubelet to within three minor versions of the API server.",
-			Sources: []string{"Kubernetes version skew policy (kubernetes.io/releases/version-skew-policy)", "seed 002 (Windows node component stack)"},
+			Sources: []string{"Kubernetes version skew policy (kubernetes.io/releases/version-skew-policy)", "https://kubernetes.io/docs/concepts/windows/intro/#container-runtime (Windows node component stack)"},
 		}},
 	Check: func(f *Facts, e emitter) {
 		for _, n := range f.Snapshot.Nodes {
@@ -225,7 +225,7 @@ var hybridTooFewNodes = &NodeRule{
 			What:    "In a cluster with Windows nodes or Windows workloads, fewer than two nodes of Linux or of Windows are Ready and not cordoned.",
 			Why:     "Pods are pinned to their OS: with one node of an OS, draining or losing it leaves every workload of that OS Pending.",
 			Fix:     "Run at least two Ready nodes of each OS (a node pool of two or more).",
-			Sources: []string{"seed 002 (mixed-OS cluster architecture: node pools per OS)", "seed 001 (hybrid cluster setup)"},
+			Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (mixed-OS cluster architecture: node pools per OS)", "https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (hybrid cluster setup)"},
 		}},
 	Check: func(f *Facts, e emitter) {
 		hybrid := false
@@ -277,7 +277,7 @@ var linuxPodOnWindowsNode = &NodeRule{
 			What:    "A pod that is not finished and is for Linux (by spec.os.name, its node selector or its images) is bound to a Windows node.",
 			Why:     "The Windows kubelet refuses a pod whose spec.os.name is linux (PodOSNotSupported), and containerd cannot pull a Linux-only image there; the pod never runs.",
 			Fix:     "Pin the workload to Linux (nodeSelector kubernetes.io/os: linux), taint the Windows nodes, and delete the pod so it is rescheduled.",
-			Sources: []string{"seed 002 (always taint Windows nodes)", "k8s.io/kubernetes pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)"},
+			Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (always taint Windows nodes)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)"},
 		}},
 	Check: podOnWrongNode(target.Linux, target.Windows),
 }
@@ -288,7 +288,7 @@ var windowsPodOnLinuxNode = &NodeRule{
 			What:    "A pod that is not finished and is for Windows (by spec.os.name, its node selector, HostProcess or its images) is bound to a Linux node.",
 			Why:     "A Linux kubelet refuses a pod whose spec.os.name is windows, and a Windows image has no Linux variant to pull.",
 			Fix:     "Pin the workload to Windows (nodeSelector kubernetes.io/os: windows plus the toleration of the Windows taint) and delete the pod.",
-			Sources: []string{"seed 000 (every pod should have a nodeSelector for kubernetes.io/os)", "k8s.io/kubernetes pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)"},
+			Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (every pod should have a nodeSelector for kubernetes.io/os)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)"},
 		}},
 	Check: podOnWrongNode(target.Windows, target.Linux),
 }
@@ -299,7 +299,7 @@ var windowsNodeNotReady = &NodeRule{
 			What:    "A Windows node's Ready condition is False or Unknown; the finding quotes the condition's reason and message.",
 			Why:     "A NotReady Windows node takes no pods, and its running pods are evicted after the toleration of node.kubernetes.io/not-ready ends; on Windows the usual causes are a stopped kubelet or containerd service, or a CNI not ready.",
 			Fix:     "On the node: Get-Service kubelet, containerd, kube-proxy; Get-EventLog -LogName Application -Source kubelet -Newest 50; restart containerd, then the kubelet.",
-			Sources: []string{"seed 002 (Windows node diagnostics; kubelet failing to start)", "seed 004 (troubleshooting: kubelet and kube-proxy services)"},
+			Sources: []string{"https://kubernetes.io/docs/tasks/debug/debug-cluster/windows/ (Windows node diagnostics; kubelet failing to start)", "https://kubernetes.io/docs/tasks/debug/debug-cluster/windows/ (troubleshooting: kubelet and kube-proxy services)"},
 		}},
 	Check: func(f *Facts, e emitter) {
 		for _, n := range f.Snapshot.Nodes {

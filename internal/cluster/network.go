@@ -41,7 +41,7 @@ const (
 // behaviour is documented. Flannel delegates to win-bridge (host-gw) or
 // win-overlay (vxlan) and so inherits their data plane.
 var knownCNIs = []CNIFacts{
-	{Name: "win-bridge", NetworkPolicy: no, DropsOutboundICMP: true, Source: srcWinNet + "; the reference plugins program no NetworkPolicy (microsoft/windows-container-networking sdnbridge)"},
+	{Name: "win-bridge", NetworkPolicy: no, DropsOutboundICMP: true, Source: srcWinNet + "; the reference plugins program no NetworkPolicy (https://github.com/microsoft/windows-container-networking/tree/master/example sdnbridge)"},
 	{Name: "win-overlay", NetworkPolicy: no, DropsOutboundICMP: true, Source: srcWinNet + "; the reference plugins program no NetworkPolicy (microsoft/windows-container-networking sdnoverlay)"},
 	{Name: "flannel", NetworkPolicy: no, DropsOutboundICMP: true, Source: srcWinNet + " (flannel delegates to win-bridge or win-overlay); flannel implements no NetworkPolicy and leaves it to other projects such as Calico (github.com/flannel-io/flannel README)"},
 	{Name: "azure", DropsOutboundICMP: true, Source: srcWinNet + "; on Windows, Azure CNI enforces NetworkPolicy only with Azure Network Policy Manager (learn.microsoft.com/azure/aks/use-network-policies)"},

@@ -14,7 +14,7 @@ import (
 const (
 	DefaultMaxPods = 110
 	// MinWindowsSystemMemory is what a Windows node should reserve for the
-	// OS, kubelet and runtime (seeds 002 and 004: at least 2 GiB).
+	// OS, kubelet and runtime (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation: at least 2 GiB).
 	MinWindowsSystemMemory = 2 << 30
 )
 
@@ -22,7 +22,7 @@ const (
 var DefaultEphemeralStorage = resource.MustParse("100Gi")
 
 // DefaultReserved returns what the OS and system services of a node keep
-// for themselves when a pool does not say (seed 000: about 1.2 CPU and
+// for themselves when a pool does not say (https://kubernetes.io/docs/concepts/storage/windows-storage/: about 1.2 CPU and
 // 3.5 GiB on Windows, 0.6 CPU and 1.3 GiB on Linux).
 func DefaultReserved(os string) corev1.ResourceList {
 	if os == "windows" {
@@ -92,7 +92,7 @@ func (c *Cluster) Warnings() []string {
 		}
 		mem := p.EffectiveReserved()[corev1.ResourceMemory]
 		if mem.Value() < MinWindowsSystemMemory {
-			out = append(out, fmt.Sprintf("pool %s reserves %s of memory for the system; reserve at least 2Gi on Windows nodes (kubeReserved plus systemReserved): Windows has no memory eviction, so pods can starve the OS (seeds 002, 004)", p.Name, mem.String()))
+			out = append(out, fmt.Sprintf("pool %s reserves %s of memory for the system; reserve at least 2Gi on Windows nodes (kubeReserved plus systemReserved): Windows has no memory eviction, so pods can starve the OS (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#memory-management)", p.Name, mem.String()))
 		}
 	}
 	return out

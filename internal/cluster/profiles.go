@@ -36,7 +36,7 @@ var openshiftTaint = corev1.Taint{Key: "os", Value: "Windows", Effect: corev1.Ta
 
 var profiles = []Profile{
 	{Name: "reference", Title: "winkube's reference hybrid cluster",
-		Taint: &WindowsTaint, TaintSource: "seed 003 and the Kubernetes Windows guide (--register-with-taints='os=windows:NoSchedule'), the convention most Windows manifests tolerate",
+		Taint: &WindowsTaint, TaintSource: "https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host and the Kubernetes Windows guide (--register-with-taints='os=windows:NoSchedule'), the convention most Windows manifests tolerate",
 		Builds: []string{"10.0.20348"}, BuildsSource: "Windows Server 2022, the LTSC build every supported Kubernetes release runs",
 		CNISource: "the user's choice (kubernetes.io/docs/concepts/services-networking/windows-networking, Network modes), so NetworkPolicy enforcement is unknown",
 		Versions:  "any supported release"},

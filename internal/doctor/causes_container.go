@@ -27,7 +27,7 @@ var CommandNotFound = &Cause{
 		{Text: "The system cannot find the file specified", Runtime: "hcsshim", Source: srcHCS},
 		{Text: "hcs::System::CreateProcess", Runtime: "hcsshim", Source: srcHCS},
 	},
-	Sources: []string{"seed 000 (Windows container images and entrypoints)", srcCreate, srcHCS},
+	Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-docker/manage-windows-dockerfile (Windows container images and entrypoints)", srcCreate, srcHCS},
 }
 
 // DLLNotFound: a Windows process exited with STATUS_DLL_NOT_FOUND.
@@ -43,7 +43,7 @@ var DLLNotFound = &Cause{
 		kubectl("kubectl logs -n {ns} {pod} -c {container} --previous"),
 		onNode("Get-EventLog -LogName Application -Newest 20"),
 	},
-	Sources: []string{"seed 000 (CrashLoopBackOff with no useful logs on Windows)", "Windows NTSTATUS STATUS_DLL_NOT_FOUND 0xC0000135"},
+	Sources: []string{"https://kubernetes.io/docs/tasks/debug/debug-cluster/windows/ (CrashLoopBackOff with no useful logs on Windows)", "https://learn.microsoft.com/en-us/openspecs/windows_protocols/ms-erref/596a1078-e883-4972-9bbc-49e60bebca55 (NTSTATUS STATUS_DLL_NOT_FOUND 0xC0000135)"},
 }
 
 // SlowStartKilledByLiveness: liveness kills a slow-starting container.
@@ -59,7 +59,7 @@ var SlowStartKilledByLiveness = &Cause{
 		kubectl("kubectl get events -n {ns} --field-selector involvedObject.uid={uid},reason=Unhealthy"),
 	},
 	Patterns: []Pattern{{Text: "Liveness probe failed", Runtime: "kubelet", Source: srcProber}, {Text: "failed liveness probe", Runtime: "kubelet", Source: srcProber}},
-	Sources:  []string{"seed 000 (container restart latency; use startup probes on Windows)", srcProber},
+	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-linux-similarities (container restart latency; use startup probes on Windows)", srcProber},
 }
 
 // SlowImagePull: a large Windows image is still being pulled.
@@ -75,7 +75,7 @@ var SlowImagePull = &Cause{
 		onNode("ctr.exe -n k8s.io images ls"),
 	},
 	Patterns: []Pattern{{Text: "Pulling image", Runtime: "kubelet", Source: srcImages}},
-	Sources:  []string{"seed 000 (image size)", "seed 002 (image sizes of Windows base images)", srcImages},
+	Sources:  []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images (image size)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images (image sizes of Windows base images)", srcImages},
 }
 
 // OOMKilled: the container exceeded its memory limit.
@@ -90,7 +90,7 @@ var OOMKilled = &Cause{
 		kubectl("kubectl get pod -n {ns} {pod} -o jsonpath='{.spec.containers[*].resources}'"),
 		kubectl("kubectl top pod -n {ns} {pod}"),
 	},
-	Sources: []string{"seed 000 (memory limits trigger container termination on Windows)"},
+	Sources: []string{"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#memory-management (memory limits trigger container termination on Windows)"},
 }
 
 // Evicted: the kubelet evicted the pod under node pressure.
@@ -106,7 +106,7 @@ var Evicted = &Cause{
 		kubectl("winkube audit -o text"),
 	},
 	Patterns: []Pattern{{Text: "The node was low on resource", Runtime: "kubelet", Source: srcEviction}},
-	Sources:  []string{"seed 000 (resource recommendations)", "seed 003 (memory reservations on Windows nodes)", srcEviction},
+	Sources:  []string{"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (resource recommendations)", "https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (memory reservations on Windows nodes)", srcEviction},
 }
 
 // ReadinessProbeFailing: the pod runs but is not Ready.
@@ -122,7 +122,7 @@ var ReadinessProbeFailing = &Cause{
 		kubectl("kubectl get pod -n {ns} {pod} -o jsonpath='{.spec.containers[*].readinessProbe}'"),
 	},
 	Patterns: []Pattern{{Text: "Readiness probe failed", Runtime: "kubelet", Source: srcProber}},
-	Sources:  []string{"seed 002 (probes on Windows: exec and httpGet; tcpSocket limited)", srcProber},
+	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-linux-similarities (probes on Windows: exec and httpGet; tcpSocket limited)", srcProber},
 }
 
 // Unknown: nothing in the catalogue matched.
@@ -138,5 +138,5 @@ var Unknown = &Cause{
 		kubectl("kubectl logs -n {ns} {pod} --all-containers --previous"),
 		onNode("Get-EventLog -LogName Application -Source kubelet -Newest 50"),
 	},
-	Sources: []string{"seed 002 (Windows node diagnostics)", "seed 004 (troubleshooting)"},
+	Sources: []string{"https://kubernetes.io/docs/tasks/debug/debug-cluster/windows/ (Windows node diagnostics)", "https://kubernetes.io/docs/tasks/debug/debug-cluster/windows/ (troubleshooting)"},
 }

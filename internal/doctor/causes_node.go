@@ -6,7 +6,7 @@ package doctor
 const (
 	srcKubeletRuntime = "kubernetes/kubernetes v1.36.3 pkg/kubelet/kubelet.go (updateRuntimeUp: \"Container runtime not ready\", \"Container runtime network not ready\") and pkg/kubelet/runtime.go (container runtime is down)"
 	srcWinkernel      = "kubernetes/kubernetes v1.36.3 pkg/proxy/winkernel/proxier.go"
-	srcFlannelWindows = "flannel-io/flannel pkg/backend/vxlan/device_windows.go (ensureNetwork, checkHostNetworkReady; commit 00014d09)"
+	srcFlannelWindows = "https://github.com/flannel-io/flannel/blob/master/pkg/backend/vxlan/device_windows.go (ensureNetwork, checkHostNetworkReady; commit 00014d09)"
 	srcLogQuery       = "kubernetes/kubernetes v1.36.3 pkg/kubelet/kubelet_server_journal.go and kubelet_server_journal_windows.go (node log query: Get-WinEvent, else C:\\var\\log\\<service>.log)"
 )
 
@@ -98,7 +98,7 @@ var HNSNetworkMissing = &Cause{
 		{Text: "Unable to find HNS Network specified, please check network name and CNI deployment", Runtime: "kube-proxy", Source: srcWinkernel + " (getNetworkInfo)"},
 		{Text: "The HNS network is not present or has changed since the last sync, please check the CNI deployment", Runtime: "kube-proxy", Source: srcWinkernel + " (syncProxyRules)"},
 	},
-	Sources: []string{srcWinkernel, "microsoft/hcsshim hcn/hcnerrors.go (NetworkNotFoundError: Network name %q not found)", srcLogQuery},
+	Sources: []string{srcWinkernel, "microsoft/hcsshim v0.13.0 hcn/hcnerrors.go (NetworkNotFoundError: Network name %q not found)", srcLogQuery},
 }
 
 // FlannelWaitingForNetwork: flannel's HNS network never becomes ready.

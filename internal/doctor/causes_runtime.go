@@ -6,12 +6,12 @@ const (
 	srcSandbox     = "k8s.io/kubernetes v1.36.3 pkg/kubelet/kuberuntime/kuberuntime_manager.go (FailedCreatePodSandBox: \"Failed to create pod sandbox: %v\")"
 	srcCreate      = "k8s.io/kubernetes v1.36.3 pkg/kubelet/kuberuntime/kuberuntime_container.go (Failed: \"Error: %v\")"
 	srcImages      = "k8s.io/kubernetes v1.36.3 pkg/kubelet/images/image_manager.go (Pulling, Failed to pull image, Back-off pulling image)"
-	srcHCS         = "microsoft/hcsshim internal/hcs/system.go (hcs::CreateComputeSystem, hcs::System::CreateProcess) and internal/hcs/errors.go (SystemError: op id: error)"
-	srcCtrTask     = "containerd internal/cri/server/container_start.go and podsandbox/sandbox_run.go (failed to create containerd task), core/runtime/v2/task_manager.go (failed to create shim task)"
-	srcCtrPlatform = "containerd core/images/handlers.go (no match for platform in manifest) and internal/cri/server/images/image_pull.go (failed to pull and unpack image)"
-	srcCtrNetwork  = "containerd internal/cri/server/sandbox_run.go (failed to setup network for sandbox)"
-	srcHNS         = "microsoft/hcsshim internal/hcserror/hcserror.go (hnsCall failed in Win32) and hcn/hcnglobals.go (HNS failed with error)"
-	srcLogon       = "microsoft/hcsshim internal/jobcontainers/logon.go (failed to logon user, invalid user string)"
+	srcHCS         = "microsoft/hcsshim v0.13.0 internal/hcs/system.go (hcs::CreateComputeSystem, hcs::System::CreateProcess) and internal/hcs/errors.go (SystemError: op id: error)"
+	srcCtrTask     = "containerd/containerd v2.1.4 internal/cri/server/container_start.go and podsandbox/sandbox_run.go (failed to create containerd task), core/runtime/v2/task_manager.go (failed to create shim task)"
+	srcCtrPlatform = "containerd/containerd v2.1.4 core/images/handlers.go (no match for platform in manifest) and internal/cri/server/images/image_pull.go (failed to pull and unpack image)"
+	srcCtrNetwork  = "containerd/containerd v2.1.4 internal/cri/server/sandbox_run.go (failed to setup network for sandbox)"
+	srcHNS         = "microsoft/hcsshim v0.13.0 internal/hcserror/hcserror.go (hnsCall failed in Win32) and hcn/hcnglobals.go (HNS failed with error)"
+	srcLogon       = "microsoft/hcsshim v0.13.0 internal/jobcontainers/logon.go (failed to logon user, invalid user string)"
 	srcDocker      = "cri-dockerd and Docker on Windows (Error response from daemon ... hcsshim::CreateComputeSystem ... (0xc0370101); networkPlugin cni failed to set up pod)"
 )
 
@@ -36,7 +36,7 @@ var PauseImageBuildMismatch = &Cause{
 		onNode("Restart-Service containerd; Restart-Service kubelet"),
 	},
 	Patterns: osMismatch,
-	Sources:  []string{"seed 002 (pause / infra container must match the node's Windows build; containerd config.toml)", "seed 003 (recommended pause image)", "seed 004 (check that your pause image is compatible with your OS version)", srcSandbox, srcHCS, srcCtrTask},
+	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/intro/#pause-container (pause / infra container must match the node's Windows build; containerd config.toml)", "https://kubernetes.io/docs/concepts/windows/intro/#pause-container (recommended pause image)", "https://kubernetes.io/docs/concepts/windows/intro/#pause-container (check that your pause image is compatible with your OS version)", srcSandbox, srcHCS, srcCtrTask},
 }
 
 // ImageBuildMismatch: the app image is for another Windows build.
@@ -55,7 +55,7 @@ var ImageBuildMismatch = &Cause{
 		onNode("ctr.exe -n k8s.io images ls"),
 	},
 	Patterns: osMismatch,
-	Sources:  []string{"seed 002 (runbook: Windows pod stuck in ContainerCreating, image OS mismatch)", srcCreate, srcHCS, srcCtrTask},
+	Sources:  []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (runbook: Windows pod stuck in ContainerCreating, image OS mismatch)", srcCreate, srcHCS, srcCtrTask},
 }
 
 var noPlatform = []Pattern{
@@ -78,7 +78,7 @@ var LinuxImageOnWindows = &Cause{
 		kubectl("kubectl taint nodes {node} os=windows:NoSchedule"),
 	},
 	Patterns: append([]Pattern{{Text: `image operating system "linux" cannot be used on this platform`, Runtime: "cri-dockerd", Source: srcDocker}}, noPlatform...),
-	Sources:  []string{"seed 000 (every pod in a hybrid cluster should have a nodeSelector for kubernetes.io/os)", "seed 002 (always taint Windows nodes)", srcImages, srcCtrPlatform},
+	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (every pod in a hybrid cluster should have a nodeSelector for kubernetes.io/os)", "https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (always taint Windows nodes)", srcImages, srcCtrPlatform},
 }
 
 // WindowsImageOnLinux: a Windows image on a Linux node.
@@ -94,7 +94,7 @@ var WindowsImageOnLinux = &Cause{
 		kubectl("kubectl delete pod -n {ns} {pod}"),
 	},
 	Patterns: append([]Pattern{{Text: `image operating system "windows" cannot be used on this platform`, Runtime: "cri-dockerd", Source: srcDocker}}, noPlatform...),
-	Sources:  []string{"seed 000 (pin every pod to its OS)", srcImages, srcCtrPlatform},
+	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (pin every pod to its OS)", srcImages, srcCtrPlatform},
 }
 
 // CNINetworkFailure: the sandbox's network could not be set up.
@@ -122,7 +122,7 @@ var CNINetworkFailure = &Cause{
 		{Text: "hnsCall failed in Win32", Runtime: "hcsshim", Source: srcHNS},
 		{Text: "HNS failed with error", Runtime: "hcsshim", Source: srcHNS},
 	},
-	Sources: []string{"seed 002 (runbook: Windows pod networking broken, HNS endpoint not created)", "seed 001 (troubleshooting: Get-HnsNetwork)", srcSandbox, srcCtrNetwork, srcHNS},
+	Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (runbook: Windows pod networking broken, HNS endpoint not created)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (troubleshooting: Get-HnsNetwork)", srcSandbox, srcCtrNetwork, srcHNS},
 }
 
 // HostProcessIdentity: a HostProcess container's user cannot log on.
@@ -141,5 +141,5 @@ var HostProcessIdentity = &Cause{
 		{Text: "failed to logon user", Runtime: "hcsshim", Source: srcLogon},
 		{Text: "invalid user string", Runtime: "hcsshim", Source: srcLogon},
 	},
-	Sources: []string{"seed 002 (HostProcess containers for node management)", "seed 003 (HostProcess containers)", srcLogon},
+	Sources: []string{"https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/ (HostProcess containers for node management)", "https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/ (HostProcess containers)", srcLogon},
 }

@@ -21,7 +21,7 @@ var UntoleratedTaint = &Cause{
 		kubectl("kubectl describe pod -n {ns} {pod}"),
 	},
 	Patterns: []Pattern{{Text: "untolerated taint", Runtime: "kube-scheduler", Source: srcScheduler}},
-	Sources:  []string{"seed 002 (taints and tolerations; always taint Windows nodes)", "seed 003 (RuntimeClass scheduling)", srcScheduler},
+	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (taints and tolerations; always taint Windows nodes)", "https://kubernetes.io/docs/concepts/containers/runtime-class/#scheduling (RuntimeClass scheduling)", srcScheduler},
 }
 
 // NoNodeMatchesSelector: no node has the labels the pod requires.
@@ -38,7 +38,7 @@ var NoNodeMatchesSelector = &Cause{
 		kubectl("kubectl get pod -n {ns} {pod} -o jsonpath='{.spec.nodeSelector}{\"\\n\"}{.spec.affinity.nodeAffinity}'"),
 	},
 	Patterns: []Pattern{{Text: "didn't match Pod's node affinity/selector", Runtime: "kube-scheduler", Source: srcScheduler}},
-	Sources:  []string{"seed 002 (pin pods to Windows build versions)", srcScheduler},
+	Sources:  []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (pin pods to Windows build versions)", srcScheduler},
 }
 
 // InsufficientResources: no node of the pod's OS has room.
@@ -58,7 +58,7 @@ var InsufficientResources = &Cause{
 		{Text: "Insufficient ", Runtime: "kube-scheduler", Source: srcScheduler},
 		{Text: "Too many pods", Runtime: "kube-scheduler", Source: srcScheduler},
 	},
-	Sources: []string{"seed 000 (resource recommendations: Windows OS overhead)", "seed 002 (resource management)", srcScheduler},
+	Sources: []string{"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (resource recommendations: Windows OS overhead)", "https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (resource management)", srcScheduler},
 }
 
 // PodOSMismatch: the kubelet refused a pod for another OS.
@@ -81,7 +81,7 @@ var PodOSMismatch = &Cause{
 		{Text: "Failed to admit pod as the OS field doesn't match node OS", Runtime: "kubelet", Source: srcPredicate},
 		{Text: "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label", Runtime: "kubelet", Source: srcPredicate},
 	},
-	Sources: []string{"seed 003 (spec.os.name)", srcPredicate},
+	Sources: []string{"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (spec.os.name)", srcPredicate},
 }
 
 // PodLevelResourcesUnsupported: pod-level resources on a Windows node.

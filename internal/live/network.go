@@ -16,7 +16,7 @@ import (
 
 // cniAnnotations are Node annotation prefixes CNI agents write.
 var cniAnnotations = []struct{ prefix, cni string }{
-	// flannel's kube subnet manager (flannel-io/flannel pkg/subnet/kube:
+	// flannel's kube subnet manager (https://github.com/flannel-io/flannel/blob/master/pkg/subnet/kube:
 	// flannel.alpha.coreos.com/backend-type, public-ip, ...).
 	{"flannel.alpha.coreos.com/", "flannel"},
 	// calico/node (projectcalico.org/IPv4Address, ...).

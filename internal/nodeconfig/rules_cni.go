@@ -9,8 +9,8 @@ import (
 )
 
 const (
-	srcHNSNetconf = "containernetworking/plugins pkg/hns/netconf.go (apiVersion 1 policies: ExceptionList, ROUTE; apiVersion 2: Settings.Exceptions, SDNRoute)"
-	srcFlannelWin = "flannel-io/flannel pkg/backend/vxlan/vxlan_windows.go (defaultVNI 4096, vxlanPort 4789, name flannel.<VNI>)"
+	srcHNSNetconf = "containernetworking/plugins v1.6.2 pkg/hns/netconf.go (apiVersion 1 policies: ExceptionList, ROUTE; apiVersion 2: Settings.Exceptions, SDNRoute)"
+	srcFlannelWin = "https://github.com/flannel-io/flannel/blob/master/pkg/backend/vxlan/vxlan_windows.go (defaultVNI 4096, vxlanPort 4789, name flannel.<VNI>)"
 )
 
 // policy is one HNS endpoint policy of a CNI plugin.
@@ -66,7 +66,7 @@ var cniPolicyVersion = &rule.Rule{
 		What:    "A CNI configuration whose HNS endpoint policies use v1 keys (`ExceptionList`, `ROUTE`, `DestinationPrefix` at the top of the value) with `apiVersion: 2`, or v2 keys (`Settings`, `SDNRoute`) without it. sdnbridge and sdnoverlay (microsoft/windows-container-networking) always use v2; other plugins are checked only when they say `apiVersion`.",
 		Why:     "The Windows CNI plugins decode the policies for the API version the config declares and drop what they do not recognise without an error: the OutBoundNAT exceptions or the service route never reach HNS, so pods cannot reach Services or each other across nodes while everything looks configured.",
 		Fix:     "Write every policy in the config's version: v1 `{\"Type\": \"OutBoundNAT\", \"ExceptionList\": [...]}`, `{\"Type\": \"ROUTE\", \"DestinationPrefix\": ..., \"NeedEncap\": true}`; v2 `{\"Type\": \"OutBoundNAT\", \"Settings\": {\"Exceptions\": [...]}}`, `{\"Type\": \"SDNRoute\", \"Settings\": {...}}`.",
-		Sources: []string{srcHNSNetconf, "microsoft/hcsshim hcn/hcnpolicy.go (v2 policy types: OutBoundNAT, SDNRoute with Settings)"},
+		Sources: []string{srcHNSNetconf, "microsoft/hcsshim v0.13.0 hcn/hcnpolicy.go (v2 policy types: OutBoundNAT, SDNRoute with Settings)"},
 	},
 }
 
@@ -110,7 +110,7 @@ var cniOutboundNAT = &rule.Rule{
 		What:    "An OutBoundNAT policy whose exception list does not cover the pod CIDR and the service CIDR (from `--pod-cidr`/`--service-cidr`, or flannel's net-conf.json `Network` when given).",
 		Why:     "Traffic to addresses outside the exceptions is SNATed to the node's IP. Pod-to-pod traffic that is NATed breaks network policy and return paths; service traffic that is NATed before kube-proxy's load balancer never reaches the endpoints.",
 		Fix:     "List the cluster's pod CIDR and service CIDR (and the node subnet for l2bridge) in the OutBoundNAT exceptions.",
-		Sources: []string{srcHNSNetconf, "kubernetes-sigs/sig-windows-tools flannel cni config (ExceptionList: cluster CIDR, service CIDR)", "seed 004 (OutBoundNAT ExceptionList)", "projectcalico/calico node/windows-packaging/CalicoWindows/cni.conf.template (ExceptionList holds only the service CIDR)"},
+		Sources: []string{srcHNSNetconf, "https://github.com/kubernetes-sigs/sig-windows-tools/tree/master/hostprocess/flannel (flannel's CNI config for Windows) (ExceptionList: cluster CIDR, service CIDR)", "https://kubernetes.io/docs/concepts/services-networking/windows-networking/#network-modes (OutBoundNAT ExceptionList)", "https://github.com/projectcalico/calico/blob/master/node/windows-packaging/CalicoWindows/cni.conf.template (ExceptionList holds only the service CIDR)"},
 	},
 }
 
@@ -190,7 +190,7 @@ var flannelVXLAN = &rule.Rule{
 		What:    "A flannel net-conf.json with a VXLAN backend whose `VNI` is unset or below 4096, or whose `Port` is unset or not 4789.",
 		Why:     "Windows flannel accepts only VNI 4096 or more and UDP port 4789 (`invalid VXLAN backend config. VNI [1] must be greater than or equal to 4096 on Windows`). Left unset, Linux flannel uses VNI 1 and port 8472 while Windows uses 4096 and 4789, so the two sides never reach each other: pods on Windows cannot talk to pods on Linux.",
 		Fix:     "Set `\"Backend\": {\"Type\": \"vxlan\", \"VNI\": 4096, \"Port\": 4789}` in the net-conf.json both sides read (the kube-flannel-cfg ConfigMap).",
-		Sources: []string{srcFlannelWin, "flannel-io/flannel pkg/backend/vxlan/vxlan.go (Linux defaults VNI 1, port 8472)", "seed 004 (restricted to VNI 4096 and UDP port 4789)"},
+		Sources: []string{srcFlannelWin, "https://github.com/flannel-io/flannel/blob/master/pkg/backend/vxlan/vxlan.go (Linux defaults VNI 1, port 8472)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (restricted to VNI 4096 and UDP port 4789)"},
 	},
 }
 

@@ -10,8 +10,8 @@ import (
 )
 
 const (
-	srcContainerdWindows = "containerd/containerd internal/cri/config/config_windows.go (commit 04d0beb: runhcs-wcow-process, runhcs-wcow-hypervisor with SandboxIsolation 1, CNI dirs)"
-	srcContainerdConfig  = "containerd/containerd docs/cri/config.md and RELEASES.md (config version 2 for containerd 1.x, version 3 for 2.x; cni bin_dir became bin_dirs)"
+	srcContainerdWindows = "containerd/containerd v2.1.4 internal/cri/config/config_windows.go (commit 04d0beb: runhcs-wcow-process, runhcs-wcow-hypervisor with SandboxIsolation 1, CNI dirs)"
+	srcContainerdConfig  = "containerd/containerd v2.1.4 docs/cri/config.md and RELEASES.md (config version 2 for containerd 1.x, version 3 for 2.x; cni bin_dir became bin_dirs)"
 )
 
 var containerdSchema = &rule.Rule{
@@ -63,7 +63,7 @@ var containerdSandboxImage = &rule.Rule{
 		What:    "A containerd config.toml whose sandbox image is Linux-only, or names a Windows build other than the node's (`--windows-build`).",
 		Why:     "Every pod starts with the sandbox image. A Linux image fails with `no matching manifest for windows/amd64`; a process-isolated container of another Windows build fails with `The container operating system does not match the host operating system`. Either way every pod on the node stays in ContainerCreating.",
 		Fix:     "Use a multi-platform pause image (`registry.k8s.io/pause:3.10`, `mcr.microsoft.com/oss/kubernetes/pause:3.9`) or one whose tag matches the node's build.",
-		Sources: []string{srcContainerdWindows, "winkube winsupport image table (seed 003: pause images)"},
+		Sources: []string{srcContainerdWindows, "winkube winsupport image table (https://kubernetes.io/docs/concepts/windows/intro/#pause-container: pause images)"},
 	},
 }
 
@@ -91,7 +91,7 @@ var containerdRuntimes = &rule.Rule{
 		What:    "A containerd config.toml whose runtimes are not `io.containerd.runhcs.v1`, whose `default_runtime_name` names no configured runtime, or whose `runhcs-wcow-hypervisor` handler lacks `SandboxIsolation = 1` in its options.",
 		Why:     "Windows containers run through the runhcs shim. A runc runtime cannot start them; a default runtime that is not defined fails every pod; and a hypervisor handler without `SandboxIsolation = 1` silently runs process-isolated, so RuntimeClass `runhcs-wcow-hypervisor` pods get no Hyper-V isolation (and fail on a build mismatch).",
 		Fix:     "Define `runhcs-wcow-process` and, for Hyper-V, `runhcs-wcow-hypervisor` with `runtime_type = \"io.containerd.runhcs.v1\"` and `[...runhcs-wcow-hypervisor.options] SandboxIsolation = 1`, as containerd's own Windows defaults do.",
-		Sources: []string{srcContainerdWindows, "microsoft/hcsshim cmd/containerd-shim-runhcs-v1/options (SandboxIsolation: PROCESS 0, HYPERVISOR 1)"},
+		Sources: []string{srcContainerdWindows, "microsoft/hcsshim v0.13.0 cmd/containerd-shim-runhcs-v1/options (SandboxIsolation: PROCESS 0, HYPERVISOR 1)"},
 	},
 }
 
@@ -129,7 +129,7 @@ var containerdSnapshotter = &rule.Rule{
 		What:    "A containerd config.toml that sets a snapshotter other than `windows` for the CRI plugin.",
 		Why:     "Windows container layers need the `windows` snapshotter (`windows-lcow` is for Linux containers on Windows). With `overlayfs` or `native` image pulls fail and no Windows pod starts.",
 		Fix:     "Remove the setting (the Windows default is `windows`) or set `snapshotter = \"windows\"`.",
-		Sources: []string{"containerd/containerd defaults/defaults_windows.go (DefaultSnapshotter = \"windows\")", srcContainerdWindows},
+		Sources: []string{"containerd/containerd v2.1.4 defaults/defaults_windows.go (DefaultSnapshotter = \"windows\")", srcContainerdWindows},
 	},
 }
 

@@ -36,7 +36,7 @@ var networkNameMismatch = &rule.Rule{
 		What:    "Given together: a KubeProxyConfiguration whose `winkernel.networkName` is not the name of the HNS network the CNI configuration creates, or a flannel CNI configuration whose `name` is not the network flannel's net-conf.json creates (`Backend.name`, by default `flannel.<VNI>` for VXLAN and `cbr0` for host-gw).",
 		Why:     "kube-proxy looks the network up by name and, not finding it, logs `Unable to find HNS Network specified, please check network name and CNI deployment` and retries forever; the win-bridge and win-overlay plugins attach pods to the network named by the CNI config. A mismatch leaves Services unprogrammed or pods without a network.",
 		Fix:     "Use one name in all three places (sig-windows-tools: `flannel.4096` for VXLAN, `cbr0` for host-gw; Calico: `Calico`).",
-		Sources: []string{srcProxier + " (getNetworkInfo)", srcFlannelWin, "flannel-io/flannel pkg/backend/hostgw/hostgw_windows.go (network name cbr0)", "seed 002 (networkName must match the CNI network)"},
+		Sources: []string{srcProxier + " (getNetworkInfo)", srcFlannelWin, "https://github.com/flannel-io/flannel/blob/master/pkg/backend/hostgw/hostgw_windows.go (network name cbr0)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (networkName must match the CNI network)"},
 	},
 }
 
@@ -96,7 +96,7 @@ var cniConfDir = &rule.Rule{
 		What:    "With `--root DIR` (DIR stands for the node's `C:\\`): a containerd config.toml whose CNI `conf_dir` is not the folder the given CNI configuration file is in.",
 		Why:     "containerd reads CNI configurations only from its conf_dir (by default `C:\\Program Files\\containerd\\cni\\conf`). A CNI config elsewhere is never loaded and every pod fails with `cni config uninitialized` / `network plugin is not ready`.",
 		Fix:     "Point `conf_dir` at the folder the CNI installer writes to (sig-windows-tools: `C:\\etc\\cni\\net.d`) or move the file.",
-		Sources: []string{srcContainerdWindows, "containerd/containerd internal/cri/server/service.go (cni config load failed / network plugin is not ready)"},
+		Sources: []string{srcContainerdWindows, "containerd/containerd v2.1.4 internal/cri/server/service.go (cni config load failed / network plugin is not ready)"},
 	},
 }
 
@@ -158,7 +158,7 @@ var cidrMismatch = &rule.Rule{
 		What:    "With `--pod-cidr`/`--service-cidr` (or, without them, between the files): kube-proxy's `clusterCIDR` or flannel's `Network` that is not the pod CIDR, or a kubelet `clusterDNS` address outside the service CIDR.",
 		Why:     "kube-proxy decides what is cluster-internal traffic from clusterCIDR, flannel hands out pod subnets from Network, and pods resolve names through clusterDNS. A Windows node configured for another cluster's ranges routes or NATs traffic wrongly and pods cannot resolve names.",
 		Fix:     "Use the cluster's ranges (kube-controller-manager `--cluster-cidr`, kube-apiserver `--service-cluster-ip-range`) in every file.",
-		Sources: []string{"k8s.io/kube-proxy v0.36.3 config/v1alpha1 types.go (clusterCIDR)", "k8s.io/kubelet v0.36.3 config/v1beta1 types.go (clusterDNS)", "flannel-io/flannel Documentation/configuration.md (Network)"},
+		Sources: []string{"k8s.io/kube-proxy v0.36.3 config/v1alpha1 types.go (clusterCIDR)", "k8s.io/kubelet v0.36.3 config/v1beta1 types.go (clusterDNS)", "https://github.com/flannel-io/flannel/blob/master/Documentation/configuration.md (Network)"},
 	},
 }
 

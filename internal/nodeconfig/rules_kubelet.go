@@ -91,7 +91,7 @@ var kubeletRuntimeEndpoint = &rule.Rule{
 		What:    "A KubeletConfiguration whose `containerRuntimeEndpoint` or `imageServiceEndpoint` is a `unix://` socket, or that leaves `containerRuntimeEndpoint` unset (its default, `unix:///run/containerd/containerd.sock`, is the same on every OS).",
 		Why:     "The Windows kubelet reaches containerd over a named pipe. With a Unix socket it cannot talk to the runtime and the node never becomes Ready.",
 		Fix:     "Set `containerRuntimeEndpoint: \"npipe:////./pipe/containerd-containerd\"`. If a `--container-runtime-endpoint` flag sets it instead (kubeadm's kubeadm-flags.env), this finding on an unset field is expected: set the field so the file says what the node runs.",
-		Sources: []string{srcKubeletDefault, "kubernetes/kubernetes v1.36.3 cmd/kubelet/app/options/options.go (--container-runtime-endpoint: Unix Domain Sockets are supported on Linux, while npipe and tcp endpoints are supported on Windows)", "seed 002 (npipe:////./pipe/containerd-containerd)"},
+		Sources: []string{srcKubeletDefault, "kubernetes/kubernetes v1.36.3 cmd/kubelet/app/options/options.go (--container-runtime-endpoint: Unix Domain Sockets are supported on Linux, while npipe and tcp endpoints are supported on Windows)", "https://kubernetes.io/docs/concepts/windows/intro/#container-runtime (npipe:////./pipe/containerd-containerd)"},
 	},
 }
 
@@ -120,7 +120,7 @@ var kubeletReserves = &rule.Rule{
 		What:    "A KubeletConfiguration whose `systemReserved` and `kubeReserved` memory together are under 2Gi.",
 		Why:     "Windows cannot enforce allocatable (no cgroups), so the reserves are the only thing keeping the scheduler from filling the node. The OS, kubelet, containerd and kube-proxy need about 2Gi; with less, pods push the node into paging and it goes NotReady.",
 		Fix:     "Reserve at least 2Gi of memory, e.g. `systemReserved: {memory: 2Gi}`.",
-		Sources: []string{"kubernetes.io/docs/concepts/configuration/windows-resource-management (reserve at least 2GiB of memory)", "seed 002 (recommend 2 Gi minimum for memory)"},
+		Sources: []string{"kubernetes.io/docs/concepts/configuration/windows-resource-management (reserve at least 2GiB of memory)", "https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (recommend 2 Gi minimum for memory)"},
 	},
 }
 

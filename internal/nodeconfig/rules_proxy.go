@@ -38,7 +38,7 @@ var proxyNetworkName = &rule.Rule{
 		What:    "A KubeProxyConfiguration with no `winkernel.networkName`.",
 		Why:     "kube-proxy on Windows attaches its load balancers to an HNS network found by name. With neither `networkName` nor the `KUBE_NETWORK` environment variable it exits with `Environment variable KUBE_NETWORK and network-flag not initialized`. The file cannot show the service's environment, so this is a warning.",
 		Fix:     "Set `winkernel.networkName` to the network the CNI creates (the CNI config's `name`; flannel: `flannel.4096` for VXLAN, `cbr0` for host-gw).",
-		Sources: []string{srcProxier + " (getNetworkName)", "seed 002 (networkName must match the CNI network)", "seed 004 (KUBE_NETWORK=cbr0, --network-name=vxlan0)"},
+		Sources: []string{srcProxier + " (getNetworkName)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (networkName must match the CNI network)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (KUBE_NETWORK=cbr0, --network-name=vxlan0)"},
 	},
 }
 
@@ -57,7 +57,7 @@ var proxySourceVip = &rule.Rule{
 		What:    "A KubeProxyConfiguration with no `winkernel.sourceVip`, given with a CNI or flannel configuration of an overlay (VXLAN) network.",
 		Why:     "On an overlay network kube-proxy SNATs load-balanced traffic to the source VIP; without it kube-proxy fails with `source-vip flag not set` and Services do not work on the node.",
 		Fix:     "Reserve an address from the node's pod subnet for the source VIP (sig-windows-tools does it at start) and set `winkernel.sourceVip`.",
-		Sources: []string{srcProxier + " (isOverlay: source-vip flag not set)", "seed 002 (sourceVip required for overlay)", "seed 004 (--source-vip)"},
+		Sources: []string{srcProxier + " (isOverlay: source-vip flag not set)", "https://kubernetes.io/docs/concepts/services-networking/windows-networking/#network-modes (sourceVip required for overlay)", "https://kubernetes.io/docs/concepts/services-networking/windows-networking/#network-modes (--source-vip)"},
 	},
 }
 
@@ -90,7 +90,7 @@ var proxyDSR = &rule.Rule{
 		What:    "A KubeProxyConfiguration with `winkernel.enableDSR: true` for a node (`--windows-build`) older than Windows Server 2019 (10.0.17763), and, on 17763, a reminder that DSR needs the HNS shipped in its 2019 updates.",
 		Why:     "kube-proxy asks HNS whether it supports DSR and exits with hcsshim's `platform does not support feature Direct Server Return (DSR)` when it does not (HNS before 9.3, or 10.0-10.1).",
 		Fix:     "Set `enableDSR: false`, or run the node on Windows Server 2022 or later (or 2019 fully patched).",
-		Sources: []string{srcProxier + " (hcnImpl.DsrSupported)", "microsoft/hcsshim hcn/hcnsupport.go (DSRVersion: HNS 9.3-9.x and 10.2+)"},
+		Sources: []string{srcProxier + " (hcnImpl.DsrSupported)", "microsoft/hcsshim v0.13.0 hcn/hcnsupport.go (DSRVersion: HNS 9.3-9.x and 10.2+)"},
 	},
 }
 
@@ -120,7 +120,7 @@ var proxyWithAntrea = &rule.Rule{
 		What:    "A KubeProxyConfiguration given together with an Antrea CNI configuration.",
 		Why:     "On Windows, Antrea's agent proxies every Service itself (AntreaProxy with proxyAll) and installs OVS flows for them; kube-proxy alongside it programs HNS load balancers for the same Services and the two fight over the traffic.",
 		Fix:     "Do not run kube-proxy on Antrea Windows nodes; `winkube nodeconfig generate` writes none for `cni: antrea`.",
-		Sources: []string{"antrea-io/antrea docs/windows.md (kube-proxy is not needed: AntreaProxy proxyAll handles all Service traffic on Windows)"},
+		Sources: []string{"https://github.com/antrea-io/antrea/blob/main/docs/windows.md (kube-proxy is not needed: AntreaProxy proxyAll handles all Service traffic on Windows)"},
 	},
 }
 

@@ -22,9 +22,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 var (
 	testPin = &rule.Rule{ID: "test-os-pin", Title: "Workload is not pinned to an operating system", Severity: rule.Warning, Category: rule.Placement,
 		Doc: rule.Doc{What: "Reports workloads without a kubernetes.io/os selector.", Why: "The scheduler ignores spec.os.name.", Fix: "Add nodeSelector kubernetes.io/os.",
-			Sources: []string{"seed 000", "seed 003"}}}
+			Sources: []string{"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod", "https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod"}}}
 	testForbidden = &rule.Rule{ID: "test-forbidden-field", Title: "Field is rejected for Windows pods", Severity: rule.Error, Category: rule.API,
-		Doc: rule.Doc{What: "Reports fields the API server rejects.", Why: "The API server refuses the pod.", Fix: "Remove the field.", Sources: []string{"k8s.io/kubernetes validation.go"}}}
+		Doc: rule.Doc{What: "Reports fields the API server rejects.", Why: "The API server refuses the pod.", Fix: "Remove the field.", Sources: []string{"k8s.io/kubernetes v1.36.3 validation.go"}}}
 	testTip = &rule.Rule{ID: "test-memory-tip", Title: "Memory request is close to the limit", Severity: rule.Info, Category: rule.Resources,
 		Doc: rule.Doc{What: "Reports tight memory.", Why: "Windows has no swap.", Fix: "Raise the limit."}}
 )

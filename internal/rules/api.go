@@ -28,7 +28,7 @@ var WindowsForbiddenField = &rule.Rule{
 		What:    "Reports pod fields the API server forbids once spec.os.name is windows, with its own path and wording (`spec.containers[0].securityContext.privileged: Forbidden: cannot be set for a windows pod`): hostPID, hostIPC, hostUsers, shareProcessNamespace, the Linux securityContext fields of the pod and of every init, regular and ephemeral container, and pod-level resources, as of the selected Kubernetes version. Any non-nil value counts, false included. For a Windows workload that does not set spec.os.name yet, the same fields are warnings: they are rejected as soon as it does.",
 		Why:     "These fields describe Linux kernel features (UIDs and GIDs, capabilities, seccomp, SELinux, AppArmor, /proc, namespaces) that Windows does not have. The API server refuses the whole pod, so a Deployment creates no pods at all.",
 		Fix:     "Remove the fields from the Windows pod template (winkube fix --unsafe does, as it changes the security posture); use securityContext.windowsOptions.runAsUserName for identity and a HostProcess container instead of privileged.",
-		Sources: []string{"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go validateWindows and validatePodResources", "seed 003 (the list of fields that must not be set)"},
+		Sources: []string{"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go validateWindows and validatePodResources", "https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (the list of fields that must not be set)"},
 	},
 	Workload: func(p *rule.Pass) {
 		if !p.Model.Supports("pod-os") {

@@ -74,8 +74,8 @@ var HostProcessConsistency = &rule.Rule{
 		Fix:  "Set hostNetwork: true (winkube fix does) and make every container HostProcess, best by setting securityContext.windowsOptions.hostProcess: true once at pod level and not on the containers.",
 		Sources: []string{
 			"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go validateWindowsHostProcessPod",
-			"seed 002 (HostProcess containers, hostNetwork: true required)",
-			"seed 001 (HostProcess pod example)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod-spec-containers-hostnetwork (HostProcess containers, hostNetwork: true required)",
+			"https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/ (HostProcess pod example)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -23,7 +23,7 @@ var WindowsUsernameFormat = &rule.Rule{
 		Fix:  "Write the name as USER or DOMAIN\\USER with exactly one backslash, e.g. runAsUserName: 'NT AUTHORITY\\SYSTEM' or ContainerUser.",
 		Sources: []string{
 			"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go validateWindowsSecurityContextOptions",
-			"seeds 001 and 002 (runAsUserName \"NT AUTHORITY\\\\SYSTEM\" for HostProcess)",
+			"https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/ (runAsUserName \"NT AUTHORITY\\\\SYSTEM\" for HostProcess)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -56,8 +56,8 @@ var GMSACredentialSpecNameFormat = &rule.Rule{
 		Fix:  "Use the metadata.name of the GMSACredentialSpec object (lower case), and leave gmsaCredentialSpec to the webhook rather than setting it empty. winkube fix offers no rename: the GMSACredentialSpec object, the RBAC resourceNames that grant its use and every pod must change together.",
 		Sources: []string{
 			"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go validateWindowsSecurityContextOptions",
-			"seed 002 (GMSACredentialSpec objects and the gMSA webhook)",
-			"seed 000 (gMSA needs CRDs and an admission webhook)",
+			"https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/ (GMSACredentialSpec objects and the gMSA webhook)",
+			"https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/ (gMSA needs CRDs and an admission webhook)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -73,7 +73,7 @@ var WindowsOptionsOnLinux = &rule.Rule{
 		Fix:  "If the pod is Linux, remove windowsOptions (winkube fix does). If it is Windows (HostProcess, Windows images, a windows node selector), set spec.os.name: windows instead.",
 		Sources: []string{
 			"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go validateLinux",
-			"seed 003 (spec.os.name and the fields each OS allows)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (spec.os.name and the fields each OS allows)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -111,7 +111,7 @@ var InvalidOSName = &rule.Rule{
 		Fix:  "Write spec.os.name: windows or linux in lower case (winkube fix lower-cases a wrongly capitalised name), or remove spec.os.",
 		Sources: []string{
 			"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go validateOS",
-			"seed 003 (spec.os.name values linux and windows)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (spec.os.name values linux and windows)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

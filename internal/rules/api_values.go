@@ -70,7 +70,7 @@ var ImplausibleQuantity = &rule.Rule{
 		What:    "Reports memory requests and limits under 1Mi, which no container can run in: most often `memory: 800m`, where m means milli, so 0.8 bytes. It names the quantity the suffix probably meant.",
 		Why:     "The API server accepts the value, so the mistake shows only at run time: a memory limit of a few bytes makes every container start fail, and a request of a few bytes reserves nothing, so the scheduler overcommits the Windows node, which has no OOM killer to fall back on.",
 		Fix:     "Write the binary suffix: 800Mi (mebibytes) or 800M (megabytes).",
-		Sources: []string{"k8s.io/apimachinery v0.36 pkg/api/resource (m is the milli suffix)", "seed 004 (Windows has no OOM killer: limits are the only protection)"},
+		Sources: []string{"k8s.io/apimachinery v0.36 pkg/api/resource (m is the milli suffix)", "https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#memory-management (Windows has no OOM killer: limits are the only protection)"},
 	},
 	Workload: func(p *rule.Pass) {
 		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {

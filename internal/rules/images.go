@@ -45,8 +45,8 @@ var WindowsImageOnLinux = &rule.Rule{
 		Why:  "A container runs the host's kernel; a Windows image has no Linux variant, so on a Linux node the pull fails with `no match for platform in manifest` and the pod never starts.",
 		Fix:  "Pin the workload to Windows (nodeSelector kubernetes.io/os: windows, the Windows toleration, spec.os.name: windows), or use the image's Linux variant.",
 		Sources: []string{
-			"seed 003 (a Windows container can only run on Windows and a Linux container only on Linux)",
-			"seed 000 (Windows base images)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (a Windows container can only run on Windows and a Linux container only on Linux)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images (Windows base images)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -76,8 +76,8 @@ var LinuxImageOnWindows = &rule.Rule{
 		Why:  "Windows nodes run only Windows containers: the runtime finds no Windows variant of a Linux-only image, the pull fails with `no match for platform in manifest` and the pod stays in ImagePullBackOff. Sidecars copied from Linux manifests (busybox init containers, log shippers) are the usual culprits.",
 		Fix:  "Use a Windows or multi-platform image (mcr.microsoft.com/windows/nanoserver or servercore, a Windows build of the tool), or move the container to a Linux workload.",
 		Sources: []string{
-			"seed 003 (a Linux container can only run on Linux)",
-			"seed 000 (node-exporter and Fluentd are Linux only; use the Windows counterparts)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (a Linux container can only run on Linux)",
+			"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (node-exporter and Fluentd are Linux only; use the Windows counterparts)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -32,7 +32,7 @@ var WindowsIgnoredAnnotation = &rule.Rule{
 		Sources: []string{
 			"kubernetes.io/docs/reference/labels-annotations-taints/#experimental-windows-kubernetes-io-isolation-type (deprecated in 1.20; experimental Hyper-V support removed in 1.21)",
 			"kubernetes.io/docs/concepts/containers/runtime-class/ (the handler selects the runtime configuration)",
-			"containerd v2.0 docs/cri/config.md (runtime handlers, runhcs-wcow-hypervisor)",
+			"containerd/containerd v2.0.0 docs/cri/config.md (runtime handlers, runhcs-wcow-hypervisor)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -25,11 +25,11 @@ var ImageBuildMismatch = &rule.Rule{
 		Why:  "A process-isolated Windows container shares the host's kernel, so its image must be built for a build the host's kernel serves. Otherwise containerd finds no entry of the image index for the node (`no match for platform in manifest: not found`) or the container fails to start with `the container operating system does not match the host operating system`, after the image (gigabytes for Server Core) has been pulled.",
 		Fix:  "Use an image for a build the node runs (on Windows Server 2025: ltsc2022 or ltsc2025), pin the workload to the image's build (nodeSelector node.kubernetes.io/windows-build), or publish a multi-platform index with one entry per build.",
 		Sources: []string{
-			"containerd/platforms platform_windows_compat.go (checkWindowsHostAndContainerCompat, windowsMatchComparer, win32k stripped)",
-			"Microsoft Learn: Windows container version compatibility (host OS compatibility tables)",
-			"seed 002 (build compatibility; the error message)",
-			"seed 000 (process-isolated images by host OS; Hyper-V runs older images)",
-			"seed 003 (Kubernetes does not support Hyper-V isolation; windows-build values)",
+			"containerd/platforms v1.0.0-rc.1 platform_windows_compat.go (checkWindowsHostAndContainerCompat, windowsMatchComparer, win32k stripped)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (host OS compatibility tables)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (build compatibility; the error message)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (process-isolated images by host OS; Hyper-V runs older images)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/hyperv-container (Kubernetes does not support Hyper-V isolation; windows-build values)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -24,8 +24,8 @@ var ImageUnresolved = &rule.Rule{
 		Why:  "Whether a Windows container starts depends on the platforms the registry publishes for the image (its OS, architecture and os.version); an image that cannot be resolved cannot be checked, and the node will meet the same error when it pulls.",
 		Fix:  "Fix the reference, log in (docker login writes ~/.docker/config.json; or --registry-config), use --insecure-registry HOST for a plain-HTTP registry, or retry later; --offline answers from the cache of earlier runs.",
 		Sources: []string{
-			"OCI distribution spec (manifests, indexes and their error codes)",
-			"containerd/platforms (the platform fields a node matches on)",
+			"https://github.com/opencontainers/distribution-spec/blob/v1.1.0/spec.md (manifests, indexes and their error codes)",
+			"containerd/platforms v1.0.0-rc.1 platforms.go (the platform fields a node matches on)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -21,7 +21,7 @@ var RetiredWindowsImage = &rule.Rule{
 		Why:  "Microsoft moved its Windows base images to the Microsoft Container Registry in 2018 and publishes no new tags on Docker Hub: the images there are Windows Server 2016 and Semi-Annual Channel builds without security updates, which no supported Windows node runs with process isolation. An untagged reference (microsoft/iis) pulls whatever latest was when the repository was frozen.",
 		Fix:  "Use the image's mcr.microsoft.com repository with a tag for your nodes' build, e.g. mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022.",
 		Sources: []string{
-			"Microsoft Learn: Container base images (virtualization/windowscontainers/manage-containers/container-base-images): the base images are published to mcr.microsoft.com",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images (Container base images): the base images are published to mcr.microsoft.com",
 			"hub.docker.com/r/microsoft/windowsservercore, /r/microsoft/nanoserver, /r/microsoft/iis (deprecated; moved to mcr.microsoft.com)",
 		},
 	},
@@ -53,7 +53,7 @@ var WindowsImageTagUnpublished = &rule.Rule{
 		Fix:  "Use the published tag (winkube fix does): mcr.microsoft.com/windows/nanoserver:1809.",
 		Sources: []string{
 			"mcr.microsoft.com/v2/windows/nanoserver/tags/list (1809, ltsc2022, ltsc2025; no ltsc2019)",
-			"Microsoft Learn: Windows container version compatibility (Nano Server 2019 is 1809)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (Nano Server 2019 is 1809)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -22,8 +22,8 @@ var HyperVRuntimeClass = &rule.Rule{
 		Why:  "containerd implements Hyper-V isolation, and with it images of older Windows builds run on newer hosts; but upstream Kubernetes does not support Windows containers with Hyper-V isolation, so its behaviour (resource accounting, networking, the build rules winkube applies) is outside what Kubernetes tests and documents.",
 		Fix:  "Prefer process isolation with images matching the node's build. Keep the Hyper-V RuntimeClass only where you need it and the node has the Hyper-V role; winkube then reports older images on newer hosts as info, not errors.",
 		Sources: []string{
-			"seed 003 (Kubernetes does not support Windows containers with Hyper-V isolation)",
-			"seeds 000 and 002 (runhcs-wcow-hypervisor; Hyper-V runs older images)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/hyperv-container (Kubernetes does not support Windows containers with Hyper-V isolation)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/hyperv-container (runhcs-wcow-hypervisor; Hyper-V runs older images)",
 		},
 	},
 	Object: func(p *rule.Pass) {
@@ -49,7 +49,7 @@ var RuntimeClassIsolationMismatch = &rule.Rule{
 		Why:  "Workload authors choose a RuntimeClass by its name. A class named for Hyper-V that runs process-isolated containers breaks images of older builds (`the container operating system does not match the host operating system`) and gives none of the isolation the name promises; the reverse silently adds a VM per pod.",
 		Fix:  "Rename the RuntimeClass or change its handler so both say the same isolation.",
 		Sources: []string{
-			"seeds 000 and 002 (runhcs-wcow-hypervisor selects Hyper-V isolation; process isolation is the default)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/hyperv-container (runhcs-wcow-hypervisor selects Hyper-V isolation; process isolation is the default)",
 		},
 	},
 	Object: func(p *rule.Pass) {

@@ -23,9 +23,9 @@ var WindowsBuildUnsupported = &rule.Rule{
 		Why:  "Under process isolation an image runs only on a node of its build, so an image (or a pin) for a build this Kubernetes release does not support as a node OS needs an unsupported node: SIG Windows does not test or fix that combination, and upgrading the cluster strands the workload.",
 		Fix:  "Rebuild the image on a supported LTSC base (ltsc2022 or ltsc2025) and pin that build, or check against the Kubernetes version the cluster really runs (--kubernetes-version).",
 		Sources: []string{
-			"seed 002 (Kubernetes support by Windows Server version)",
-			"seed 003 (v1.35 supports Windows Server 2022 and 2025)",
-			"seed 004 (v1.18-v1.20 support Windows Server 2019 and SAC releases)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (Kubernetes support by Windows Server version)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (v1.35 supports Windows Server 2022 and 2025)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (v1.18-v1.20 support Windows Server 2019 and SAC releases)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -71,8 +71,8 @@ var SACImageEOL = &rule.Rule{
 		Why:  "Semi-Annual Channel releases had 18 months of support and are all out of it: their images get no security updates, and no supported Kubernetes node runs those builds, so under process isolation the image cannot start on a current node.",
 		Fix:  "Move to the LTSC tag (mcr.microsoft.com/windows/servercore:ltsc2022, nanoserver:ltsc2022); `winkube fix --unsafe` rewrites Microsoft images' tags, as a base image change needs a rebuild and a test.",
 		Sources: []string{
-			"seed 002 (SAC 1903-20H2: deprecated / EOL; use LTSC releases only)",
-			"seed 004 (the SAC releases of Kubernetes 1.18-1.20)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (SAC 1903-20H2: deprecated / EOL; use LTSC releases only)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (the SAC releases of Kubernetes 1.18-1.20)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -56,10 +56,10 @@ var WindowsHostNetwork = &rule.Rule{
 		Why:  "The API server accepts the field, but a Windows pod that is not HostProcess still gets its own container network: hostNetwork: true changes nothing, so a server expecting to listen on the node's address is unreachable there, and clients of the node IP fail.",
 		Fix:  "Expose the pod through a Service (NodePort or LoadBalancer) and remove hostNetwork; for a node agent that really needs the host's network, make the pod a HostProcess pod (securityContext.windowsOptions.hostProcess: true with runAsUserName NT AUTHORITY\\SYSTEM).",
 		Sources: []string{
-			"seed 003 (hostNetwork: host networking is not possible on Windows; v1.26 to v1.32 alpha, no WindowsHostNetwork in v1.35)",
-			"seed 004 (V1.Pod.hostNetwork: no Windows OS support to share the host network)",
-			"seed 000 (No HostPort or HostNetwork; use a NodePort or LoadBalancer service)",
-			"KEP-3503 (kubernetes/enhancements#3507): hostNetwork=true on a Windows pod does not change anything unless it has HostProcess containers",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod-spec-containers-hostnetwork (hostNetwork: host networking is not possible on Windows; v1.26 to v1.32 alpha, no WindowsHostNetwork in v1.35)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod-spec-containers-hostnetwork (V1.Pod.hostNetwork: no Windows OS support to share the host network)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod-spec-containers-hostnetwork (No HostPort or HostNetwork; use a NodePort or LoadBalancer service)",
+			"https://github.com/kubernetes/enhancements/issues/3503 (KEP-3503): hostNetwork=true on a Windows pod does not change anything unless it has HostProcess containers",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -86,11 +86,11 @@ var WindowsHostPort = &rule.Rule{
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
 		What: "Reports, once per container, the containers[].ports[].hostPort values of a Windows workload that does not use the host network (HostProcess pods do, and their hostPort is just the container port), when a Windows pool of the cluster profile says its CNI plugin does not map ports (cniPortMappings: false). With no such pool nothing is reported: the Windows plugins Kubernetes documents declare the portMappings capability, and winkube does not assume a CNI that lacks it.",
-		Why:  "A hostPort is a port mapping the CNI plugin sets up on the node. The older guidance (seed 000) is that Windows nodes do not support hostPort at all; with containerd it works when the Windows CNI plugin implements the portMappings capability through HNS, as sdnbridge (win-bridge), sdnoverlay (win-overlay), Azure CNI and the flannel and Antrea configurations winkube nodeconfig writes do; Calico's Windows configuration declares only dns. Where the plugin does not, the port is not opened and clients of nodeIP:hostPort get no answer, while the scheduler still reserves the port, limiting the pod to one replica per node.",
+		Why:  "A hostPort is a port mapping the CNI plugin sets up on the node. The older guidance (https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod-spec-containers-hostnetwork) is that Windows nodes do not support hostPort at all; with containerd it works when the Windows CNI plugin implements the portMappings capability through HNS, as sdnbridge (win-bridge), sdnoverlay (win-overlay), Azure CNI and the flannel and Antrea configurations winkube nodeconfig writes do; Calico's Windows configuration declares only dns. Where the plugin does not, the port is not opened and clients of nodeIP:hostPort get no answer, while the scheduler still reserves the port, limiting the pod to one replica per node.",
 		Fix:  "Remove hostPort and expose the container through a Service of type NodePort or LoadBalancer, or use a CNI that maps ports on Windows.",
 		Sources: []string{
-			"seed 000 (No HostPort or HostNetwork: Windows nodes do not support hostPort or hostNetwork: true; use a NodePort or LoadBalancer service)",
-			"microsoft/windows-container-networking sdnbridge and sdnoverlay configurations (capabilities: portMappings)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod-spec-containers-hostnetwork (No HostPort or HostNetwork: Windows nodes do not support hostPort or hostNetwork: true; use a NodePort or LoadBalancer service)",
+			"https://github.com/microsoft/windows-container-networking/tree/master/example sdnbridge and sdnoverlay configurations (capabilities: portMappings)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -151,8 +151,8 @@ var WindowsDNSHostNet = &rule.Rule{
 		Why:  "ClusterFirstWithHostNet exists for pods on the host network, which Windows pods other than HostProcess do not get; the policy is not supported on Windows. Windows also resolves names differently: it has one DNS suffix (the pod's namespace) and treats any name with a dot as fully qualified.",
 		Fix:  "Remove dnsPolicy (the default, ClusterFirst, gives Windows pods cluster DNS); winkube fix does.",
 		Sources: []string{
-			"seed 003 (dnsPolicy: ClusterFirstWithHostNet is not supported on Windows because host networking is not provided)",
-			"seed 004 (DNS: ClusterFirstWithHostNet is not supported; one DNS suffix)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (dnsPolicy: ClusterFirstWithHostNet is not supported on Windows because host networking is not provided)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (DNS: ClusterFirstWithHostNet is not supported; one DNS suffix)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

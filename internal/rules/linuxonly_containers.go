@@ -24,8 +24,8 @@ var WindowsHugepages = &rule.Rule{
 		Why:  "HugePages are not supported on Windows: Windows nodes advertise no hugepages-* capacity, so the scheduler finds no Windows node with room for the pod, which stays Pending with `Insufficient hugepages-2Mi`; a HugePages emptyDir needs hugetlbfs, which Windows lacks.",
 		Fix:  "Remove the hugepages requests and limits (and HugePages emptyDir volumes) from the Windows workload.",
 		Sources: []string{
-			"seed 002 (HugePages: not supported on Windows; no hugepages in Windows resource specs)",
-			"seed 004 (HugePages: not currently supported in Windows containers)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod-spec-containers (HugePages: not supported on Windows; no hugepages in Windows resource specs)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod-spec-containers (HugePages: not currently supported in Windows containers)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -84,8 +84,8 @@ var WindowsLinuxShell = &rule.Rule{
 		Why:  "Windows images have no /bin/sh or bash: the container fails to start with an executable-not-found error and the pod goes into CrashLoopBackOff. Commands are usually copied from the Linux version of a manifest.",
 		Fix:  "Use the Windows shells: command: [\"cmd.exe\", \"/c\", ...] or [\"powershell.exe\", \"-Command\", ...] (pwsh on Nano Server images that ship PowerShell), and translate the script.",
 		Sources: []string{
-			"seed 001 and seed 003 (Windows pods run powershell.exe / cmd.exe commands)",
-			"seed 002 (kubectl exec into Windows containers with cmd.exe or PowerShell; command: [\"powershell.exe\", ...])",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-docker/manage-windows-dockerfile (Windows pods run powershell.exe / cmd.exe commands)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-docker/manage-windows-dockerfile (kubectl exec into Windows containers with cmd.exe or PowerShell; command: [\"powershell.exe\", ...])",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -115,8 +115,8 @@ var WindowsSidecarUnsupported = &rule.Rule{
 		Why:  "Without the SidecarContainers feature the API server drops restartPolicy from init containers, so the sidecar runs as an ordinary init container: a long-running sidecar (log shipper, proxy) never exits, and the app containers never start.",
 		Fix:  "Upgrade the cluster to 1.29 or later, or run the sidecar as a regular container.",
 		Sources: []string{
-			"seed 002 (sidecar containers supported on Windows from 1.28)",
-			"Kubernetes feature gates (SidecarContainers: alpha 1.28, beta and on by default 1.29, GA 1.33)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-linux-similarities (sidecar containers supported on Windows from 1.28)",
+			"https://kubernetes.io/docs/reference/command-line-tools-reference/feature-gates/ (SidecarContainers: alpha 1.28, beta and on by default 1.29, GA 1.33)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

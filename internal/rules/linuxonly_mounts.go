@@ -12,7 +12,7 @@ import (
 
 // serviceAccountMountPath is where the kubelet mounts the service account
 // token; on Windows it is C:\var\run\secrets\... and client libraries look
-// there (seed 000), so mounting a token there explicitly is right.
+// there (https://kubernetes.io/docs/concepts/storage/windows-storage/), so mounting a token there explicitly is right.
 const serviceAccountMountPath = "/var/run/secrets/kubernetes.io/serviceaccount"
 
 // eachVolumeMount calls fn for every volumeMount of every container.
@@ -35,8 +35,8 @@ var WindowsSubPath = &rule.Rule{
 		Why:  "With Docker EE only a whole volume can be mounted into a Windows container, and a volume mount can only target a directory, not a single file; a subPath mount (a single web.config out of a ConfigMap, say) fails.",
 		Fix:  "Run Windows nodes on containerd, or mount the whole volume at a directory and point the application at the file inside it.",
 		Sources: []string{
-			"seed 004 (volume subpath mounts are not supported; only the entire volume can be mounted; with Docker, mounts can only target a directory)",
-			"seed 001 (subPath: Web.config with containerd)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (volume subpath mounts are not supported; only the entire volume can be mounted; with Docker, mounts can only target a directory)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (subPath: Web.config with containerd)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -68,8 +68,8 @@ var WindowsMountPropagation = &rule.Rule{
 		Why:  "Mount propagation is not supported on Windows: the Windows kubelet makes every mount private, whatever the field says. Mounts made on the host later never appear in the container, and mounts the container makes never reach the host, which is what a storage node plugin using Bidirectional depends on. Bidirectional is also refused by the API server for a container that is not privileged, and Windows containers cannot be.",
 		Fix:  "Remove mountPropagation and design without it; a Windows storage plugin mounts through csi-proxy from a HostProcess container instead.",
 		Sources: []string{
-			"seed 004 (V1.VolumeMount.mountPropagation: mount propagation is not supported on Windows)",
-			"seed 003 (mountPropagation for volume mounts is not supported on Windows)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (V1.VolumeMount.mountPropagation: mount propagation is not supported on Windows)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (mountPropagation for volume mounts is not supported on Windows)",
 			"k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet_pods.go translateMountPropagation (PRIVATE on Windows)",
 		},
 	},
@@ -103,7 +103,7 @@ var WindowsVolumeDevices = &rule.Rule{
 		Why:  "volumeDevices is not implemented on Windows: Windows cannot attach raw block devices to pods, so the volume is never made available and the pod does not start.",
 		Fix:  "Use a Filesystem-mode claim and a volumeMount (the CSI driver formats it with NTFS).",
 		Sources: []string{
-			"seed 003 and seed 004 (volumeDevices is not implemented on Windows; Windows cannot attach raw block devices to pods)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (volumeDevices is not implemented on Windows; Windows cannot attach raw block devices to pods)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -128,11 +128,11 @@ var WindowsLinuxPath = &rule.Rule{
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
 		What: "Reports volumeMounts[].mountPath in a Windows container (not HostProcess) that lies in a Linux system directory only Linux programs use (/etc, /usr, /opt, /proc, /sys, /dev and a few sockets; see winsupport.LinuxSystemPath). Paths in a container whose image is known to be Windows (the image table, or a Windows build in the tag) are the program's own choice and not reported, nor are those of an image published for Linux and Windows alike, whose Windows build a Windows node runs. Other rooted paths (/data, /conf, /tmp, the kubelet and CNI directories Windows nodes have, a CSI plugin's /csi and /registration) are the conventional form on Windows too and are not reported; neither is the service account path nor anything in a HostProcess container, whose mount paths are relative to the container's sandbox. hostPath paths are windows-unsupported-volume's.",
-		Why:  "A Linux path in a Windows manifest usually means the chart was written for Linux. The Windows kubelet mounts /var/data at C:\\var\\data, so the mount itself works (hence info, not warning); an application that expects Linux paths elsewhere (configuration under /etc, sockets under /run) fails on Windows, which is what seed 000 warns about.",
+		Why:  "A Linux path in a Windows manifest usually means the chart was written for Linux. The Windows kubelet mounts /var/data at C:\\var\\data, so the mount itself works (hence info, not warning); an application that expects Linux paths elsewhere (configuration under /etc, sockets under /run) fails on Windows, which is what https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/ warns about.",
 		Fix:  "Check that the image is a Windows build of the program and mount where its Windows configuration reads. winkube fix does not rewrite paths: the right Windows path depends on the program.",
 		Sources: []string{
-			"seed 000 (if your Helm chart hardcodes Linux paths (e.g., /var/data), it will fail on Windows nodes)",
-			"seed 002 (Windows volume mounts use Windows paths: mountPath \"C:\\\\data\")",
+			"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (if your Helm chart hardcodes Linux paths (e.g., /var/data), it will fail on Windows nodes)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (Windows volume mounts use Windows paths: mountPath \"C:\\\\data\")",
 			"k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet_pods.go makeMounts and pkg/volume/util/util.go MakeAbsolutePath",
 		},
 	},

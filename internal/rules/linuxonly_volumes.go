@@ -20,8 +20,8 @@ var WindowsMemoryEmptyDir = &rule.Rule{
 		Why:  "Windows has no built-in RAM disk, so medium Memory is not supported. The Windows kubelet does not fail: its \"tmpfs\" mount just creates an ordinary directory on the node's disk, so data meant never to touch disk (keys, tokens, scratch secrets) is written to it, and the volume is as slow as the disk.",
 		Fix:  "Remove medium (winkube fix does; the volume is then honestly on disk), and keep secrets in Secret volumes or an external store.",
 		Sources: []string{
-			"seed 004 (emptyDir: Memory is not supported, as Windows does not have a built-in RAM disk)",
-			"seed 003 (emptyDir: you cannot set its volume source to memory)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (emptyDir: Memory is not supported, as Windows does not have a built-in RAM disk)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (emptyDir: you cannot set its volume source to memory)",
 			"k8s.io/mount-utils v0.36.3 mount_windows.go (a tmpfs mount is os.MkdirAll of the target)",
 		},
 	},
@@ -53,9 +53,9 @@ var WindowsUnsupportedVolume = &rule.Rule{
 		Why:  "Linux-only volume plugins have no Windows implementation: the volume never mounts and the pod stays in ContainerCreating. A hostPath such as /var/lib/docker/containers or /run/containerd/containerd.sock is read on Windows as the same path on drive C: (C:\\run\\containerd\\containerd.sock), which either does not exist or does not hold what Linux keeps there.",
 		Fix:  "Use a volume type Windows supports (SMB or a CSI driver with a Windows node plugin instead of NFS or CephFS), and Windows paths for hostPath (C:\\..., \\\\.\\pipe\\...).",
 		Sources: []string{
-			"seed 000 (Linux-specific volume types such as cephfs and glusterfs are unsupported; hostPath must use Windows paths like C:\\data)",
-			"seed 002 (storage on Windows: SMB rather than NFS, hostPath with Windows paths)",
-			"seed 004 (NFS based storage is not supported)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (Linux-specific volume types such as cephfs and glusterfs are unsupported; hostPath must use Windows paths like C:\\data)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (storage on Windows: SMB rather than NFS, hostPath with Windows paths)",
+			"https://kubernetes.io/docs/concepts/storage/windows-storage/ (NFS based storage is not supported)",
 			"k8s.io/kubernetes v1.36.3 pkg/volume/util/util.go MakeAbsolutePath (a rooted path without a drive is put on C:)",
 		},
 	},

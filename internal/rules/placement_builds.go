@@ -25,8 +25,8 @@ var MissingWindowsBuildPin = &rule.Rule{
 		Why:  "Under process isolation a container shares the host's kernel, so the image's Windows build must equal the node's. Without a build pin the scheduler spreads the pods over every Windows build, and those on the wrong build fail to start with `the container operating system does not match the host operating system`.",
 		Fix:  "Add nodeSelector node.kubernetes.io/windows-build with the build of the images (winkube fix does when the image tags name one build the cluster runs), or use a RuntimeClass per build whose scheduling sets it.",
 		Sources: []string{
-			"seed 003 (node.kubernetes.io/windows-build; RuntimeClass per Windows build)",
-			"seed 002 (mixed-build fleets: pin the build or ship a multi-arch manifest list)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (node.kubernetes.io/windows-build; RuntimeClass per Windows build)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (mixed-build fleets: pin the build or ship a multi-arch manifest list)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -25,7 +25,7 @@ var LegacyNodeLabel = &rule.Rule{
 		Sources: []string{
 			"k8s.io/api v0.36 core/v1 well_known_labels.go (LegacyLabelOS, kept for backward compatibility)",
 			"k8s.io/kubernetes v1.36.3 pkg/api/pod/warnings.go (deprecated node labels)",
-			"seed 003 (node.kubernetes.io/windows-build is set by the kubelet)",
+			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (node.kubernetes.io/windows-build is set by the kubelet)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -28,7 +28,7 @@ var ConflictingOSSignals = &rule.Rule{
 		Why:  "The scheduler reads only the pin, the kubelet only spec.os.name: a pod pinned to Linux with spec.os.name: windows is bound to a Linux node and refused there with `Failed to admit pod as the OS field doesn't match node OS`. HostProcess containers exist only on Windows. The RuntimeClass admission plugin refuses a pod whose nodeSelector contradicts its RuntimeClass, so a Deployment creates no pods at all.",
 		Fix:  "Decide which OS the workload is for and make every signal say it: the nodeSelector, spec.os.name, hostProcess and the RuntimeClass. Drop the pod's own nodeSelector keys that its RuntimeClass already sets.",
 		Sources: []string{
-			"seed 003 (the scheduler does not use spec.os.name; RuntimeClass scheduling)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (the scheduler does not use spec.os.name; RuntimeClass scheduling)",
 			"k8s.io/kubernetes v1.36.3 plugin/pkg/admission/runtimeclass/admission.go (the conflict message)",
 			"k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)",
 		},
@@ -82,10 +82,10 @@ var MissingSpecOS = &rule.Rule{
 		Why:  "spec.os.name: windows is the only signal the control plane acts on besides the pin. Only with it does the API server apply the Windows validation (rejecting Linux-only fields up front instead of at container start), does the kubelet refuse a pod that reached a Linux node (`Failed to admit pod as the OS field doesn't match node OS`), and does Pod Security Admission relax the Linux-only controls that cannot apply to Windows pods. The scheduler still ignores it: keep the nodeSelector.",
 		Fix:  "Set spec.os.name: windows in the pod template (winkube fix does). Remove any Linux-only securityContext fields first: windows-forbidden-field lists them.",
 		Sources: []string{
-			"seed 003 (set .spec.os.name for each Pod; the fields that must not be set for windows)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (set .spec.os.name for each Pod; the fields that must not be set for windows)",
 			"k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go (validateWindows runs only for spec.os.name: windows)",
 			"k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)",
-			"Pod Security Standards (restricted: Linux-only controls are not required of windows pods)",
+			"https://kubernetes.io/docs/concepts/security/pod-security-standards/ (restricted: Linux-only controls are not required of windows pods)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -22,8 +22,8 @@ var TolerationWithoutSelector = &rule.Rule{
 		Why:  "A toleration only permits; it never attracts. A workload that tolerates os=windows:NoSchedule but has no kubernetes.io/os selector is spread over Linux and Windows nodes, so some of its pods land on the wrong OS and fail to start: a Windows image on Linux, or a Linux image on Windows.",
 		Fix:  "Add nodeSelector kubernetes.io/os: windows next to the toleration (winkube fix does when the workload's OS is known), or remove the toleration from a Linux workload.",
 		Sources: []string{
-			"seed 000 (the dual constraint: nodeSelector plus toleration)",
-			"seed 003 (a Windows pod needs both the nodeSelector and the matching toleration)",
+			"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (the dual constraint: nodeSelector plus toleration)",
+			"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (a Windows pod needs both the nodeSelector and the matching toleration)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
@@ -74,8 +74,8 @@ var LinuxDaemonSetUnpinned = &rule.Rule{
 		Why:  "The DaemonSet controller creates one pod for every node the pod fits, with no regard to the OS. Node exporters, log shippers and CNI agents are Linux programs: on a Windows node their pods fail to pull or crash-loop, forever, and hold the node's pod slots. The taint is a safety net that a blanket toleration removes and that not every cluster has.",
 		Fix:  "Add nodeSelector kubernetes.io/os: linux to the pod template (winkube fix does). Run the Windows build of the agent, if there is one, as a separate DaemonSet pinned to windows.",
 		Sources: []string{
-			"seed 000 (node-exporter and Fluentd DaemonSets work on Linux only; every pod in a hybrid cluster should have a kubernetes.io/os nodeSelector)",
-			"seed 003 (tainting Windows nodes keeps existing Linux pods off them)",
+			"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (node-exporter and Fluentd DaemonSets work on Linux only; every pod in a hybrid cluster should have a kubernetes.io/os nodeSelector)",
+			"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (tainting Windows nodes keeps existing Linux pods off them)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

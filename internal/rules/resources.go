@@ -30,9 +30,9 @@ var WindowsMissingResources = &rule.Rule{
 		Why:  "Windows has no swap and no out-of-memory killer the way Linux has: processes page to disk instead, and the kubelet takes no OOM eviction action. Requests are the only protection against overprovisioning a Windows node, and limits keep memory within NodeAllocatable so the scheduler stops adding pods once a node is full.",
 		Fix:  "Set resources.requests and resources.limits for cpu and memory on every container; for memory, set only the limit or make the request equal to it.",
 		Sources: []string{
-			"seed 003 (requests are subtracted from node available resources, so they can be used to avoid overprovisioning)",
-			"seed 004 (no out-of-memory killer; use resource limits, only limits or limits equal to requests, which subtract from NodeAllocatable)",
-			"seed 002 (CPU requests are advisory on Windows; memory limits are Job Object limits)",
+			"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (requests are subtracted from node available resources, so they can be used to avoid overprovisioning)",
+			"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#memory-management (no out-of-memory killer; use resource limits, only limits or limits equal to requests, which subtract from NodeAllocatable)",
+			"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (CPU requests are advisory on Windows; memory limits are Job Object limits)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -24,8 +24,8 @@ var WindowsMissingStartupProbe = &rule.Rule{
 		Why:  "Windows containers take 10-30 seconds longer to start than Linux ones, and the large bases are gigabytes (Server Core ~4.7 GB, the full image ~9 GB, against ~280 MB for Nano Server). A liveness probe tuned for a warm container starts counting at once, fails while the application is still starting, and the kubelet restarts the container in a loop.",
 		Fix:  "Add a startup probe with the liveness probe's check and a generous failureThreshold (winkube fix adds one with periodSeconds: 10 and failureThreshold: 30, five minutes); the liveness probe starts only once it succeeds. Use a Nano Server base where the application allows.",
 		Sources: []string{
-			"seed 000 (container restart latency: use startup probes with generous failureThreshold values; image sizes)",
-			"seed 003 (readiness, liveness and startup probes are supported on Windows)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-linux-similarities (container restart latency: use startup probes with generous failureThreshold values; image sizes)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-linux-similarities (readiness, liveness and startup probes are supported on Windows)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

@@ -40,8 +40,8 @@ var WindowsServiceExternalTrafficLocal = &rule.Rule{
 		Why:  "On Windows, kube-proxy implements the Local policy with Direct Server Return, which not every CNI configuration supports; where DSR is unavailable kube-proxy silently drops the policy, so the client IP is not preserved and traffic may take an extra hop. Older Windows releases did not support the Local policy at all.",
 		Fix:  "Use externalTrafficPolicy: Cluster for Services in front of Windows pods, or confirm that the Windows nodes' CNI and kube-proxy run with DSR enabled.",
 		Sources: []string{
-			"seed 002 (Windows kube-proxy does not support externalTrafficPolicy: Local with all CNI configurations)",
-			"seed 004 (Local Traffic Policy and DSR mode listed as unsupported)",
+			"https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations (Windows kube-proxy does not support externalTrafficPolicy: Local with all CNI configurations)",
+			"https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations (Local Traffic Policy and DSR mode listed as unsupported)",
 			"k8s.io/kubernetes v1.36.3 pkg/proxy/winkernel/proxier.go newServiceInfo (the Local policy is DSR, turned off when DSR is unsupported)",
 			"kubernetes.io/docs/concepts/services-networking/windows-networking, Limitations (Local Traffic Policy in non-DSR mode is not supported) and Windows Service Settings (client IP preservation: externalTrafficPolicy Local with DSR enabled in kube-proxy)",
 		},

@@ -23,8 +23,8 @@ var WindowsServiceSessionAffinity = &rule.Rule{
 		Why:  "Windows kube-proxy supports ClientIP session affinity only from Windows Server 2022. On older nodes it logs \"Session Affinity is not supported on this version of Windows\" and balances every connection anew, so clients that rely on stickiness (in-memory sessions, ASP.NET without a shared session store) lose their session.",
 		Fix:  "Move the Windows workload to Windows Server 2022 or later nodes (pin node.kubernetes.io/windows-build), or make the application independent of stickiness and drop sessionAffinity.",
 		Sources: []string{
-			"seed 002 (sessionAffinity: ClientIP is supported from Windows Server 2022)",
-			"seed 004 (session affinity needed a newer Windows build than Windows Server 2019)",
+			"https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations (sessionAffinity: ClientIP is supported from Windows Server 2022)",
+			"https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations (session affinity needed a newer Windows build than Windows Server 2019)",
 			"k8s.io/kubernetes v1.36.3 pkg/proxy/winkernel/proxier.go (\"Session Affinity is not supported on this version of Windows\")",
 		},
 	},
@@ -95,7 +95,7 @@ var WindowsServiceSessionAffinityTimeout = &rule.Rule{
 		Why:  "Windows does not support the maximum session sticky time: kube-proxy programs the Windows load balancer with source-IP distribution and no timeout, so the configured value has no effect on Windows endpoints.",
 		Fix:  "Remove timeoutSeconds (the fix does, when asked: it also changes the timeout for Linux endpoints), or keep it only for Services in front of Linux pods.",
 		Sources: []string{
-			"seed 004 (setting service.spec.sessionAffinityConfig.clientIP.timeoutSeconds is not supported on Windows)",
+			"https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations (setting service.spec.sessionAffinityConfig.clientIP.timeoutSeconds is not supported on Windows)",
 			"k8s.io/kubernetes v1.36.3 pkg/proxy/winkernel/hns.go (source-IP distribution, no sticky time)",
 		},
 	},

@@ -32,9 +32,9 @@ var GMSAMissingCredentialSpecName = &rule.Rule{
 		Why:  "The gMSA admission webhook resolves gmsaCredentialSpecName to a GMSACredentialSpec resource, checks that the pod's service account may use it and inlines its contents; it rejects a pod that carries contents without a name. The alpha annotations of Kubernetes 1.14 are not read by current kubelets or by the webhook, so a pod using them runs without its Active Directory identity.",
 		Fix:  "Set securityContext.windowsOptions.gmsaCredentialSpecName to the GMSACredentialSpec resource and leave gmsaCredentialSpec to the webhook; replace the annotations with the field (winkube fix --unsafe moves a -name annotation's value into the field).",
 		Sources: []string{
-			"seed 002 (gMSA: the webhook handles credential spec injection; pods reference gmsaCredentialSpecName)",
-			"seed 000 (gMSA needs CRDs and webhook admission controllers)",
-			"kubernetes-sigs/windows-gmsa admission-webhook/webhook.go (validateCreateRequest)",
+			"https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/ (gMSA: the webhook handles credential spec injection; pods reference gmsaCredentialSpecName)",
+			"https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/ (gMSA needs CRDs and webhook admission controllers)",
+			"https://github.com/kubernetes-sigs/windows-gmsa/blob/master/admission-webhook/webhook.go (validateCreateRequest)",
 			"k8s.io/api core/v1 WindowsSecurityContextOptions (GMSACredentialSpec is where the webhook inlines the spec named by GMSACredentialSpecName)",
 		},
 	},

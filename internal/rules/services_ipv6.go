@@ -21,8 +21,8 @@ var WindowsServiceIPv6SingleStack = &rule.Rule{
 		Why:  "Kubernetes on Windows does not support single-stack IPv6-only networking; only dual-stack IPv4/IPv6 pods and nodes are supported, and only in some network modes. Windows pods behind an IPv6-only Service get no traffic through it.",
 		Fix:  "Serve Windows pods through an IPv4 Service, or make the Service dual-stack (ipFamilyPolicy: PreferDualStack or RequireDualStack) on a dual-stack cluster.",
 		Sources: []string{
-			"seed 004 (Kubernetes on Windows does not support single-stack \"IPv6-only\" networking)",
-			"seed 002 (IPv6 dual-stack: partial on Windows, overlay mode only)",
+			"https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations (Kubernetes on Windows does not support single-stack \"IPv6-only\" networking)",
+			"https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations (IPv6 dual-stack: partial on Windows, overlay mode only)",
 		},
 	},
 	Corpus: func(p *rule.CorpusPass) {

@@ -16,7 +16,7 @@ var runAsNonRootSources = []string{
 	"k8s.io/kubernetes v1.36.3 pkg/kubelet/kuberuntime/kuberuntime_container.go startContainer (a generateContainerConfig error is the waiting reason CreateContainerConfigError)",
 	"kubernetes.io/docs/concepts/security/windows-security/ (Security context: runAsNonRoot and ContainerAdministrator)",
 	"kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/",
-	"kubernetes/kubernetes#112469 (runAsNonRoot is not enforced for images that set no user)",
+	"https://github.com/kubernetes/kubernetes/issues/112469 (runAsNonRoot is not enforced for images that set no user)",
 }
 
 // nonRootVerdict is the kubelet's runAsNonRoot verdict on one container.

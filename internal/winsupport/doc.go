@@ -14,7 +14,7 @@
 // index a node pulls, follow containerd's platforms matcher (compat.go):
 // from Windows Server 2022 on a host runs the previous LTSC's images too.
 //
-// Where the seeds disagree, the newest Kubernetes behaviour wins: seed 004
+// Where the seeds disagree, the newest Kubernetes behaviour wins: https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/hyperv-container
 // (the v1.20-era page) says only Windows Server 2019 and no Hyper-V; seed
 // 003 (the v1.35 page) supports 2022 and 2025; the model keeps both, each
 // for the releases it describes.

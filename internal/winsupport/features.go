@@ -21,12 +21,12 @@ const (
 )
 
 var features = []Feature{
-	{ID: FeaturePodOS, Title: "spec.os.name", Enabled: Range{From: Version{24}}, Note: "IdentifyPodOS: alpha 1.23, beta (on) 1.24, GA 1.25; the API server validates Windows pods against it", Source: "seed 003; Kubernetes feature gates"},
-	{ID: FeatureHostProcess, Title: "HostProcess containers", Enabled: Range{From: Version{23}}, Note: "alpha 1.22, beta (on) 1.23, GA 1.26", Source: "seed 002 (GA from 1.26)"},
-	{ID: FeatureHostNetwork, Title: "host networking for non-HostProcess Windows pods", Enabled: Range{From: Version{26}, Until: Version{32}}, Note: "alpha behind the WindowsHostNetwork gate (off by default) in 1.26-1.32, then removed", Source: "seed 003: v1.26 to v1.32 included alpha support; v1.35 has no WindowsHostNetwork gate"},
-	{ID: FeatureSidecars, Title: "sidecar (restartable init) containers", Enabled: Range{From: Version{29}}, Note: "SidecarContainers: alpha 1.28, beta (on) 1.29, GA 1.33", Source: "seed 002 (sidecars supported 1.28+); Kubernetes feature gates"},
-	{ID: FeatureSubPath, Title: "subPath volume mounts", Enabled: Range{From: Version{24}}, Note: "not possible with Docker EE (dockershim, removed in 1.24); works with containerd", Source: "seed 004 (subpath mounts unsupported with Docker); seed 001 (subPath with containerd)"},
-	{ID: FeatureHyperV, Title: "Hyper-V isolated containers", Enabled: Range{From: Version{99}}, Note: "containerd implements runhcs-wcow-hypervisor, but upstream Kubernetes does not support Hyper-V isolation", Source: "seed 003: Kubernetes does not support Windows containers with Hyper-V isolation"},
+	{ID: FeaturePodOS, Title: "spec.os.name", Enabled: Range{From: Version{24}}, Note: "IdentifyPodOS: alpha 1.23, beta (on) 1.24, GA 1.25; the API server validates Windows pods against it", Source: "https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod-spec-containers-hostnetwork; Kubernetes feature gates"},
+	{ID: FeatureHostProcess, Title: "HostProcess containers", Enabled: Range{From: Version{23}}, Note: "alpha 1.22, beta (on) 1.23, GA 1.26", Source: "https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (GA from 1.26)"},
+	{ID: FeatureHostNetwork, Title: "host networking for non-HostProcess Windows pods", Enabled: Range{From: Version{26}, Until: Version{32}}, Note: "alpha behind the WindowsHostNetwork gate (off by default) in 1.26-1.32, then removed", Source: "https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support: v1.26 to v1.32 included alpha support; v1.35 has no WindowsHostNetwork gate"},
+	{ID: FeatureSidecars, Title: "sidecar (restartable init) containers", Enabled: Range{From: Version{29}}, Note: "SidecarContainers: alpha 1.28, beta (on) 1.29, GA 1.33", Source: "https://kubernetes.io/docs/concepts/windows/intro/#compatibility-linux-similarities (sidecars supported 1.28+); Kubernetes feature gates"},
+	{ID: FeatureSubPath, Title: "subPath volume mounts", Enabled: Range{From: Version{24}}, Note: "not possible with Docker EE (dockershim, removed in 1.24); works with containerd", Source: "https://kubernetes.io/docs/concepts/storage/windows-storage/ (subpath mounts unsupported with Docker); https://kubernetes.io/docs/concepts/storage/windows-storage/ (subPath with containerd)"},
+	{ID: FeatureHyperV, Title: "Hyper-V isolated containers", Enabled: Range{From: Version{99}}, Note: "containerd implements runhcs-wcow-hypervisor, but upstream Kubernetes does not support Hyper-V isolation", Source: "https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/hyperv-container: Kubernetes does not support Windows containers with Hyper-V isolation"},
 }
 
 // Features returns the feature table.
@@ -45,7 +45,7 @@ func (m Model) Supports(id string) bool {
 
 // ClientIPAffinityFromBuild is the first Windows build (the third part of
 // 10.0.NNNNN) whose kube-proxy honours sessionAffinity: ClientIP: Windows
-// Server 2022 (seed 002; seed 004's Insider build 19551 was never an LTSC
+// Server 2022 (https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations; https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support Insider build 19551 was never an LTSC
 // release).
 func (Model) ClientIPAffinityFromBuild() int { return 20348 }
 

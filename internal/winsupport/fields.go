@@ -18,7 +18,7 @@ type forbiddenField struct {
 const (
 	cannotBeSet = "cannot be set for a windows pod"
 	mayNotBeSet = "may not be set for a windows pod"
-	sourceAPI   = "k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go (validateWindows, validatePodResources); seed 003"
+	sourceAPI   = "k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go (validateWindows, validatePodResources); https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support"
 )
 
 func podSC(s *corev1.PodSpec) *corev1.PodSecurityContext {

@@ -5,7 +5,7 @@ package winsupport
 const (
 	// KubeletOSMismatch is the kubelet's admission refusal of a pod whose
 	// spec.os.name is not the node's OS (reason PodOSNotSupported;
-	// k8s.io/kubernetes pkg/kubelet/lifecycle/predicate.go).
+	// k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go).
 	KubeletOSMismatch = "Failed to admit pod as the OS field doesn't match node OS"
 	// HostOSMismatchMessage is Windows' message for
 	// ERROR_VMCOMPUTE_IMAGE_MISMATCH (HostOSMismatchCode), which

@@ -12,7 +12,7 @@ import (
 // names on Windows too (/tmp, /data, /conf, /k, /var/log/<app>) are not
 // evidence of anything and are left out.
 var linuxSystemRoots = []struct{ Root, Source string }{
-	{"/proc", "Linux procfs; Windows has none (seed 000: Linux-only features)"},
+	{"/proc", "Linux procfs; Windows has none (https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod: Linux-only features)"},
 	{"/sys", "Linux sysfs; Windows has none"},
 	{"/dev", "Linux device nodes; Windows exposes devices through the device plugin API only"},
 	{"/boot", "Linux boot files"},

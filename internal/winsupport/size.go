@@ -31,12 +31,12 @@ func (b BaseImage) Size() string {
 }
 
 var (
-	nanoServer = BaseImage{Name: "Nano Server", SizeMB: 280, Source: "seed 000: Nano Server is approximately 280 MB"}
-	serverCore = BaseImage{Name: "Server Core", SizeMB: 4700, Large: true, Source: "seed 000: Server Core is approximately 4.7 GB"}
-	fullImage  = BaseImage{Name: "Windows (full)", SizeMB: 9000, Large: true, Source: "seed 000: the full Windows image is approximately 9 GB"}
-	serverImg  = BaseImage{Name: "Windows Server", Large: true, Source: "Microsoft's Windows Server base image (ltsc2022 and later) adds to Server Core the components the full image has; seed 000 sizes Server Core at ~4.7 GB and the full image at ~9 GB"}
-	iisImage   = BaseImage{Name: "IIS on Server Core", SizeMB: 4700, Large: true, Source: "seed 000: use servercore only when Win32 APIs or IIS are required; the IIS image is built on Server Core"}
-	netFxImage = BaseImage{Name: ".NET Framework on Server Core", SizeMB: 4700, Large: true, Source: "seed 001: .NET Framework images exist only for Windows; they are built on Server Core (seed 000: ~4.7 GB)"}
+	nanoServer = BaseImage{Name: "Nano Server", SizeMB: 280, Source: "https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images: Nano Server is approximately 280 MB"}
+	serverCore = BaseImage{Name: "Server Core", SizeMB: 4700, Large: true, Source: "https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images: Server Core is approximately 4.7 GB"}
+	fullImage  = BaseImage{Name: "Windows (full)", SizeMB: 9000, Large: true, Source: "https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images: the full Windows image is approximately 9 GB"}
+	serverImg  = BaseImage{Name: "Windows Server", Large: true, Source: "Microsoft's Windows Server base image (ltsc2022 and later) adds to Server Core the components the full image has; https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images sizes Server Core at ~4.7 GB and the full image at ~9 GB"}
+	iisImage   = BaseImage{Name: "IIS on Server Core", SizeMB: 4700, Large: true, Source: "https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images: use servercore only when Win32 APIs or IIS are required; the IIS image is built on Server Core"}
+	netFxImage = BaseImage{Name: ".NET Framework on Server Core", SizeMB: 4700, Large: true, Source: "https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images: .NET Framework images exist only for Windows; they are built on Server Core (https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images: ~4.7 GB)"}
 )
 
 // baseImageRow maps a repository to its base image family. The repository

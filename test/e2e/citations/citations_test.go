@@ -8,10 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/winkube/winkube/internal/audit"
+	"github.com/winkube/winkube/internal/catalogue"
 	"github.com/winkube/winkube/internal/doctor"
-	"github.com/winkube/winkube/internal/nodeconfig"
-	"github.com/winkube/winkube/internal/rules"
 )
 
 // kubeVersion is the Kubernetes release the control plane is built from
@@ -42,7 +40,7 @@ func TestKubernetesSourcesExist(t *testing.T) {
 			}
 		}
 	}
-	for _, r := range append(audit.Rules(nodeconfig.Rules()), rules.Suite()...) {
+	for _, r := range catalogue.Rules() {
 		add("rule "+r.ID, r.Doc.Sources...)
 	}
 	for _, c := range doctor.Causes() {
