@@ -25,8 +25,8 @@ func citable(s string) bool { return webPage.MatchString(s) || taggedSrc.MatchSt
 
 // TestCitationsCanBeOpened: every source a rule of any family or a doctor
 // cause cites is one a user can open, and nothing the repository ships
-// cites the private background documents (cited as "seed" and a number) the model was first
-// written from.
+// cites the private background documents (as "seed" and a number) the
+// model was first written from.
 func TestCitationsCanBeOpened(t *testing.T) {
 	t.Parallel()
 	check := func(what string, sources []string) {
