@@ -47,11 +47,12 @@ func creatingYoung(p *corev1.Pod, now time.Time, creatingAfter time.Duration) bo
 // showsFatal reports whether a Warning event of the pod's shows a cause
 // of fatalEarly.
 func showsFatal(events []live.Event) bool {
+	causes := fatalEarly()
 	for _, e := range events {
 		if e.Type != corev1.EventTypeWarning {
 			continue
 		}
-		for _, c := range fatalEarly() {
+		for _, c := range causes {
 			if _, ok := anyMatch(e.Message, c.Patterns); ok {
 				return true
 			}
