@@ -11,9 +11,14 @@
 #        WINKUBE_BENCH_SCALE=0.25 hack/bench-audit.sh   (a quarter of it)
 #        KUBECTL=/path/to/kubectl hack/bench-audit.sh  (default /usr/bin/kubectl)
 #        WINKUBE_BENCH_KUBELETS=200 hack/bench-audit.sh  (also serve 200 Windows
-#          nodes' kubelets on a veth pair, as root, and time audit --node-reads=direct)
+#          nodes' kubelets on a veth pair, as root, and time audit --node-reads=direct
+#          against plain audit in WINKUBE_BENCH_ROUNDS rounds, default 6, of
+#          alternating order; medians and each order's median ratio)
 #        WINKUBE_BENCH_HOLD=FILE hack/bench-audit.sh  (fill the cluster, write its
-#          kubeconfig to FILE and keep it up until FILE is removed; times nothing)
+#          kubeconfig to FILE, the kubelets' CA to FILE.kubelet-ca, and keep it up
+#          until FILE is removed; times nothing)
+#        WINKUBE_BENCH_CLUSTER=FILE hack/bench-audit.sh  (time against the cluster
+#          a WINKUBE_BENCH_HOLD run holds; WINKUBE_BENCH_AUDIT_ONLY=1 times audit only)
 set -euo pipefail
 
 die() {

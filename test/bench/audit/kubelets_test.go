@@ -2,10 +2,12 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,8 +18,32 @@ import (
 	"github.com/winkube/winkube/internal/live/fetch/kubelettest"
 )
 
+// benchLogs are the log answers of a busy, healthy node: 300 lines of
+// the last hour for each of kubelet, containerd, kube-proxy and flanneld
+// (about 30 KiB each), in their services' formats, so that a log read
+// costs the transfer and parsing of a real answer. The other services
+// answer "log not found", as on a node without them.
+func benchLogs(now time.Time) map[string][]byte {
+	const lines = 300
+	logs := map[string][]byte{}
+	for _, svc := range []string{"kubelet", "containerd", "kube-proxy", "flanneld"} {
+		var b strings.Builder
+		for i := range lines {
+			t := now.Add(-time.Hour + time.Duration(i+1)*time.Hour/(lines+1)).UTC()
+			switch svc {
+			case "containerd":
+				fmt.Fprintf(&b, "time=%q level=info msg=\"ImageCreate event name:\\\"mcr.microsoft.com/windows/servercore:ltsc2022\\\" labels:{key:\\\"io.cri-containerd.image\\\" value:\\\"managed\\\"}\"\n", t.Format(time.RFC3339Nano))
+			default:
+				fmt.Fprintf(&b, "I%s    4712 %s.go:%d] \"Routine housekeeping\" pod=\"bench/web-%d\" status=\"Running\" elapsed=\"12.3ms\"\n", t.Format("0102 15:04:05.000000"), svc, 100+i, i)
+			}
+		}
+		logs[svc] = []byte(b.String())
+	}
+	return logs
+}
+
 // serveKubelets gives the first n Windows nodes a fake kubelet on a veth
-// pair (the bodies of internal/live/fetch/testdata/kubelet, each answer
+// pair (the bodies of internal/live/fetch/testdata/kubelet and benchLogs, each answer
 // after 10 ms, no authorization: the benchmark measures winkube's side)
 // and registers each node's address and kubelet port, as a kubelet does.
 // It returns the kubelets' CA file and the counter of requests in flight.
@@ -57,7 +83,7 @@ func serveKubelets(b *testing.B, ctx context.Context, c kubernetes.Interface, n 
 		b.Fatalf("%d Windows nodes, want at least %d to serve", len(nodes.Items), n)
 	}
 	flight := &kubelettest.Flight{}
-	spec := &kubelettest.Node{Configz: configz, Stats: stats, Delay: 10 * time.Millisecond}
+	spec := &kubelettest.Node{Configz: configz, Stats: stats, Logs: benchLogs(time.Now()), Delay: 10 * time.Millisecond}
 	for i := range n {
 		s, err := kubelettest.Start(net.JoinHostPort(tn.KubeletIP.String(), "0"), cert, nil, spec, nil, flight)
 		if err != nil {
