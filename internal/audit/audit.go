@@ -125,8 +125,8 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 		}
 	}
 	if opts.NodeConfig != nil && len(s.Kubelets) > 0 {
-		res.Rules = append(res.Rules, opts.NodeConfig.Rules...)
-		res.Findings = append(res.Findings, liveConfig(f, opts.NodeConfig)...)
+		res.Rules = append(res.Rules, opts.Settings.ApplyAll(opts.NodeConfig.Rules)...)
+		res.Findings = append(res.Findings, liveConfig(f, opts.NodeConfig, opts.Settings)...)
 	}
 	if a := s.KubeletAccess; a != nil {
 		res.Notes = append(res.Notes, fmt.Sprintf("read the kubelets of %d Windows node(s) %s", a.Nodes, accessWords(a.Path)))

@@ -31,7 +31,7 @@ var kubeletUnreadable = &NodeRule{
 	Rule: rule.Rule{ID: "kubelet-unreadable", Title: "A Windows node's kubelet API could not be read", Severity: rule.Warning, Category: CategoryAccess, Family: rule.FamilyAudit,
 		Doc: rule.Doc{
 			What:    "An endpoint of a Windows node's kubelet (`/configz`, `/stats/summary`, `/logs/`) that the audit or doctor asked for, with `--node-reads`, did not answer usefully: a missing permission (named in the hint), a 404 or 405 (the handler is off in the kubelet's configuration), no answer in time, an answer too large, or malformed JSON.",
-			Why:     "What depends on that endpoint is left out for that node: without `/configz` the live configuration rules and the drift check skip it, without `/stats/summary` its memory and disk are not judged, without `/logs/` doctor cannot match node causes on its logs. The run goes on for the other nodes.",
+			Why:     "What depends on that endpoint is left out for that node: without `/configz` the live configuration rules and the drift check skip it, without `/stats/summary` its memory and disk are not judged, without `/logs/` neither doctor nor the node-log rules can match node causes on its logs. The run goes on for the other nodes.",
 			Fix:     "Grant what the hint names: directly to the kubelet, `get` on `nodes/configz`, `nodes/stats` and `nodes/log` (the ClusterRole winkube-audit in deploy/audit-rbac.yaml); through the API server (`--node-reads=proxy`), `get` on `nodes/proxy` (deploy/audit-node-proxy-rbac.yaml, opt-in). For a 404 on /configz set `enableDebuggingHandlers: true`; for a 405 on /logs/ set `enableSystemLogHandler: true` and `enableSystemLogQuery: true`.",
 			Sources: []string{srcKubeletAuth, "kubernetes.io/docs/reference/access-authn-authz/kubelet-authn-authz (Kubelet authorization, fine-grained authorization)", "kubernetes/kubernetes v1.36.3 pkg/kubelet/server/server.go (InstallSystemLogHandler: logs endpoint is disabled.)"},
 		}},
@@ -58,8 +58,14 @@ var kubeletUnreadable = &NodeRule{
 }
 
 // liveConfig runs the node configuration rules over each Windows node's
-// live kubelet configuration, reporting against the Node.
-func liveConfig(f *Facts, c *NodeConfigCheck) []rule.Finding {
+// live kubelet configuration, reporting against the Node. The settings
+// apply as they do to nodeconfig validate: a rule turned off reports
+// nothing, a re-graded one reports at its configured severity.
+func liveConfig(f *Facts, c *NodeConfigCheck, settings *rule.Settings) []rule.Finding {
+	applied := map[string]*rule.Rule{}
+	for _, r := range c.Rules {
+		applied[r.ID] = settings.Apply(r)
+	}
 	var out []rule.Finding
 	for _, k := range f.Snapshot.Kubelets {
 		n := f.Snapshot.Node(k.Node)
@@ -74,6 +80,14 @@ func liveConfig(f *Facts, c *NodeConfigCheck) []rule.Finding {
 			continue
 		}
 		for _, fd := range fs {
+			if r, known := applied[fd.Rule]; known {
+				if r == nil {
+					continue // off
+				}
+				if r.Configured != rule.Unset {
+					fd.Severity = r.Configured
+				}
+			}
 			fd.Object, fd.File, fd.Line, fd.Column = nodeObject(n), "", 0, 0
 			fd.Message = fmt.Sprintf("node %s (live /configz): %s", k.Node, fd.Message)
 			out = append(out, fd)

@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"slices"
+
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -30,7 +32,7 @@ const (
 
 // NodeRules returns the node rules, in catalogue order.
 func NodeRules() []*NodeRule {
-	return []*NodeRule{
+	return slices.Concat([]*NodeRule{
 		windowsNodeUntainted,
 		windowsNodeBuildLabelMissing,
 		windowsNodeBuildLabelMismatch,
@@ -45,8 +47,7 @@ func NodeRules() []*NodeRule {
 		windowsNodeConfigDrift,
 		windowsNodeMemoryPressure,
 		windowsNodeDiskPressure,
-		kubeletUnreadable,
-	}
+	}, nodeLogRules, []*NodeRule{kubeletUnreadable})
 }
 
 // Rules returns every rule an audit can report: the node rules, the

@@ -164,6 +164,19 @@ func TestNodeRules(t *testing.T) {
 				{Node: "win-a", Unread: []live.Unread{{Endpoint: "/configz", Permission: "get nodes/configz", Err: "HTTP 403: Forbidden"}}}, {Node: "win-b"}}}, []string{"Node/win-a"},
 			&live.Snapshot{Nodes: hybrid(), KubeletAccess: &live.KubeletAccess{Path: "direct", Nodes: 2}, Kubelets: []*live.Kubelet{{Node: "win-a"}, {Node: "win-b"}}}},
 	}
+	for i, nr := range nodeLogRules {
+		// Fires on every pattern of its signature; calm on the next
+		// signature's lines.
+		other := nodeLogRules[(i+1)%len(nodeLogRules)]
+		tests = append(tests, struct {
+			rule *NodeRule
+			fire *live.Snapshot
+			want []string
+			calm *live.Snapshot
+		}{nr,
+			&live.Snapshot{Nodes: hybrid(), Kubelets: []*live.Kubelet{logsOf("win-a", nr)}}, []string{"Node/win-a"},
+			&live.Snapshot{Nodes: hybrid(), Kubelets: []*live.Kubelet{logsOf("win-a", other), {Node: "win-b"}}}})
+	}
 	covered := map[string]bool{}
 	for _, tt := range tests {
 		covered[tt.rule.ID] = true

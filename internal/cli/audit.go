@@ -46,9 +46,12 @@ With --node-reads=direct (in the cluster, e.g. the audit CronJob) or
 --node-reads=proxy (from a workstation, through the API server) it also reads
 each Windows node's kubelet: its live configuration (/configz), checked with
 the rules and IDs of nodeconfig validate and compared within the node's pool,
-and its memory and disk (/stats/summary). Direct reads need get on
-nodes/configz and nodes/stats; proxy reads need nodes/proxy, which is close to
-node admin (deploy/audit-node-proxy-rbac.yaml, opt-in). An endpoint that cannot
+its memory and disk (/stats/summary), and the last hour of its kubelet,
+containerd, kube-proxy and CNI services' logs (/logs/, the node log query),
+matched on the log lines of doctor's node causes (the node-log-* rules). Direct
+reads need get on nodes/configz, nodes/stats and nodes/log; proxy reads need
+nodes/proxy, which is close to node admin (deploy/audit-node-proxy-rbac.yaml,
+opt-in). An endpoint that cannot
 be read becomes a kubelet-unreadable finding naming the permission or setting.
 
 Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
@@ -98,6 +101,10 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 	o.opts.Progress = progress(o.streams, o.quiet)
 	if k := o.kubeletOptions(); k != nil {
 		k.Configz, k.Stats = true, true
+		if audit.ReadsLogs(o.cfg.Settings()) {
+			// Only the lines a node-log rule can match are kept.
+			k.Services, k.KeepLine = fetch.DefaultServices, audit.KeepLogLine
+		}
 		o.opts.Kubelets = k
 	}
 	snap, err := fetch.Read(cmd.Context(), o.opts)

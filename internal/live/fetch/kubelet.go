@@ -224,8 +224,21 @@ func (c *kubeletClient) read(ctx context.Context, n *corev1.Node) *live.Kubelet 
 	if c.o.Stats {
 		reads = append(reads, func() { c.readStats(ctx, base, k) })
 	}
+	// A log request refused (a missing nodes/log, the handler off) is
+	// refused for every service alike: one finding per node, not one per
+	// service.
+	logsRefused := false
 	for _, svc := range c.o.Services {
-		reads = append(reads, func() { c.readLogs(ctx, base, svc, k) })
+		reads = append(reads, func() {
+			if logsRefused {
+				return
+			}
+			before := len(k.Unread)
+			c.readLogs(ctx, base, svc, k)
+			if len(k.Unread) > before && !ofAnswer(k.Unread[len(k.Unread)-1]) {
+				logsRefused = true
+			}
+		})
 	}
 	for i, read := range reads {
 		read()

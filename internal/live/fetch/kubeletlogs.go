@@ -24,7 +24,20 @@ const (
 	filesWithOptions = "options present and query resolved to log files for"
 )
 
-var queryErrors = []string{"log not found for ", "error getting log for ", "error: journal output not available", "failed to get logging cmd", "context error: "}
+// Prefixes of the Unread errors about an answer that came (the kubelet's
+// own error line, a log too large), as against a request refused.
+const (
+	answeredPrefix = "the kubelet answered: "
+	tooLargePrefix = "the log answer is larger than"
+	logNotFound    = "log not found for "
+)
+
+// ofAnswer says whether u is about an answer the kubelet gave.
+func ofAnswer(u live.Unread) bool {
+	return strings.HasPrefix(u.Err, answeredPrefix) || strings.HasPrefix(u.Err, tooLargePrefix)
+}
+
+var queryErrors = []string{logNotFound, "error getting log for ", "error: journal output not available", "failed to get logging cmd", "context error: "}
 
 // readLogs queries one service's log, asking the kubelet for the lines
 // since o.Since and at most o.TailLines of them; when the service logs
@@ -47,11 +60,13 @@ func (c *kubeletClient) readLogs(ctx context.Context, base, svc string, k *live.
 			return
 		}
 	}
-	if lr.queryErr != "" {
-		k.Unread = append(k.Unread, live.Unread{Endpoint: endpoint, Err: "the kubelet answered: " + lr.queryErr})
+	// "log not found for SERVICE": the node has no such service (a
+	// flannel node has no CalicoNode), which is not a failure to read.
+	if lr.queryErr != "" && !strings.HasPrefix(lr.queryErr, logNotFound) {
+		k.Unread = append(k.Unread, live.Unread{Endpoint: endpoint, Err: answeredPrefix + lr.queryErr})
 	}
 	if lr.truncated {
-		k.Unread = append(k.Unread, live.Unread{Endpoint: endpoint, Err: fmt.Sprintf("the log answer is larger than %d bytes; only its first %d bytes were read", c.o.LogMaxBytes, c.o.LogMaxBytes)})
+		k.Unread = append(k.Unread, live.Unread{Endpoint: endpoint, Err: fmt.Sprintf(tooLargePrefix+" %d bytes; only its first %d bytes were read", c.o.LogMaxBytes, c.o.LogMaxBytes)})
 	}
 	k.Logs = append(k.Logs, lr.kept()...)
 }

@@ -1,0 +1,82 @@
+package nodelog
+
+import (
+	"strings"
+
+	"github.com/winkube/winkube/internal/live"
+)
+
+// Pattern is one upstream log string.
+type Pattern struct {
+	Text string
+	// Service is the program that writes it: kubelet, containerd,
+	// kube-proxy, flannel.
+	Service string
+	// Source is the upstream file, at a tag, that writes it.
+	Source string
+}
+
+// Signature is one node problem as its logs show it.
+type Signature struct {
+	ID, Title string
+	// Explain says what the lines mean and what follows from them.
+	Explain string
+	// Steps are the runbook, in order.
+	Steps    []string
+	Patterns []Pattern
+	Sources  []string
+}
+
+// Match returns the first pattern line contains, case-insensitively.
+func (s *Signature) Match(line string) (Pattern, bool) {
+	lower := strings.ToLower(line)
+	for _, p := range s.Patterns {
+		if strings.Contains(lower, strings.ToLower(p.Text)) {
+			return p, true
+		}
+	}
+	return Pattern{}, false
+}
+
+// Keep says whether a log line can show a signature: the only lines worth
+// keeping in memory (fetch.KubeletOptions.KeepLine).
+func Keep(_ string, line string) bool {
+	for _, s := range All() {
+		if _, ok := s.Match(line); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Found is one signature's lines in one kubelet's logs.
+type Found struct {
+	Signature *Signature
+	// Lines are the matching lines in the order read; Total counts
+	// them all when only the newest are kept in Lines.
+	Lines []live.LogLine
+	Total int
+}
+
+// Find returns the signatures k's logs show, in All's order, each with
+// its newest max matching lines (every line when max <= 0).
+func Find(k *live.Kubelet, max int) []Found {
+	var out []Found
+	for _, s := range All() {
+		var lines []live.LogLine
+		for _, l := range k.Logs {
+			if _, ok := s.Match(l.Text); ok {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		f := Found{Signature: s, Lines: lines, Total: len(lines)}
+		if max > 0 && len(lines) > max {
+			f.Lines = lines[len(lines)-max:]
+		}
+		out = append(out, f)
+	}
+	return out
+}
