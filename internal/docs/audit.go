@@ -91,10 +91,16 @@ const auditIntro = "`winkube audit` and `winkube doctor` read a live cluster wit
 	"audit reads `/configz` (the kubelet's effective KubeletConfiguration, checked with\n" +
 	"the rules, IDs and messages of `winkube nodeconfig validate` and compared within\n" +
 	"the node's pool: `windows-node-config-drift`) and `/stats/summary` (memory and\n" +
-	"disk pressure); doctor reads `/stats/summary` and the node log query\n" +
+	"disk pressure); both read the node log query\n" +
 	"`/logs/?query=SERVICE&sinceTime=...&tailLines=...` for kubelet, containerd,\n" +
-	"kube-proxy, flanneld, CalicoNode, CalicoFelix and antrea-agent, and names node\n" +
-	"causes from the log lines alone, quoting each with its timestamp. On Windows the\n" +
+	"kube-proxy, flanneld, CalicoNode, CalicoFelix and antrea-agent: doctor names node\n" +
+	"causes from the log lines alone, and audit reports the same lines as the\n" +
+	"`node-log-*` findings on the Node (one rule per doctor node cause, matched with\n" +
+	"the same strings, internal/live/nodelog), each quoting the newest line with its\n" +
+	"timestamp. When a config turns every `node-log-*` rule off, audit asks for no\n" +
+	"log. A service the node does not run (\"log not found for CalicoNode\") is no\n" +
+	"failure; a log query refused for one service is not asked for the others.\n" +
+	"On Windows the\n" +
 	"kubelet answers a log query from the Event Log (Get-WinEvent) or, for a service\n" +
 	"that logs to `C:\\var\\log\\SERVICE.log`, from the file, and then refuses\n" +
 	"`sinceTime` and `tailLines`; winkube then asks again without them and applies\n" +

@@ -6,7 +6,8 @@ const (
 	srcKubeletRuntime = "kubernetes/kubernetes v1.36.3 pkg/kubelet/kubelet.go (updateRuntimeUp: \"Container runtime not ready\" line 3272, \"Container runtime network not ready\" line 3262) and pkg/kubelet/runtime.go (line 129: container runtime is down)"
 	// SrcWinkernel is kube-proxy's Windows proxier.
 	SrcWinkernel      = "kubernetes/kubernetes v1.36.3 pkg/proxy/winkernel/proxier.go"
-	srcFlannelWindows = "flannel-io/flannel v0.28.9 pkg/backend/vxlan/device_windows.go (ensureNetwork lines 147 and 152, checkHostNetworkReady line 250)"
+	srcFlannelWindows = "flannel-io/flannel v0.28.9 pkg/backend/vxlan/device_windows.go (ensureNetwork, checkHostNetworkReady)"
+	srcFlannelDevice  = "flannel-io/flannel v0.28.9 pkg/backend/vxlan/device_windows.go"
 	srcCalicoFelix    = "projectcalico/calico v3.32.1 felix/dataplane/windows/vxlan_mgr.go (line 128), logged by felix/dataplane/windows/win_dataplane.go (line 344: CompleteDeferredWork returned an error - scheduling a retry)"
 	srcAntreaHNS      = "antrea-io/antrea v2.7.0 pkg/agent/util/net_windows.go (PrepareHNSNetwork, line 242), logged by cmd/antrea-agent/main.go (line 53: Error running agent)"
 	srcCtrNetwork     = "containerd/containerd v2.1.4 internal/cri/server/sandbox_run.go (line 262: failed to setup network for sandbox)"
@@ -81,8 +82,8 @@ var HNSNetworkMissing = &Signature{
 	Patterns: []Pattern{
 		{Text: "Unable to find HNS Network specified, please check network name and CNI deployment", Service: "kube-proxy", Source: SrcWinkernel + " (getNetworkInfo, lines 231 and 1327)"},
 		{Text: "The HNS network is not present or has changed since the last sync, please check the CNI deployment", Service: "kube-proxy", Source: SrcWinkernel + " (syncProxyRules, line 1156)"},
-		{Text: "didn't find any HNS networks matching regular expression", Service: "calico", Source: srcCalicoFelix},
-		{Text: "error creating HNSNetwork", Service: "antrea", Source: srcAntreaHNS},
+		{Text: "didn't find any HNS networks matching regular expression", Service: "CalicoFelix", Source: srcCalicoFelix},
+		{Text: "error creating HNSNetwork", Service: "antrea-agent", Source: srcAntreaHNS},
 	},
 	Sources: []string{SrcWinkernel, "microsoft/hcsshim v0.13.0 hcn/hcnerrors.go (NetworkNotFoundError: Network name %q not found)", srcCalicoFelix, srcAntreaHNS, SrcLogQuery},
 }
@@ -97,9 +98,9 @@ var FlannelWaitingForNetwork = &Signature{
 		"Check that the interface flannel binds to (--iface) exists and has the node's IP, then restart flanneld.",
 	},
 	Patterns: []Pattern{
-		{Text: "timeout, failed to get management IP from HostComputeNetwork", Service: "flannel", Source: srcFlannelWindows},
-		{Text: "timeout, failed to get net interface for HostComputeNetwork", Service: "flannel", Source: srcFlannelWindows},
-		{Text: "took too long to get ready. Please check your network host configuration", Service: "flannel", Source: srcFlannelWindows},
+		{Text: "timeout, failed to get management IP from HostComputeNetwork", Service: "flanneld", Source: srcFlannelDevice + " (ensureNetwork, line 147)"},
+		{Text: "timeout, failed to get net interface for HostComputeNetwork", Service: "flanneld", Source: srcFlannelDevice + " (checkHostNetworkReady, line 250)"},
+		{Text: "took too long to get ready. Please check your network host configuration", Service: "flanneld", Source: srcFlannelDevice + " (ensureNetwork, line 152; also pkg/backend/vxlan/vxlan_windows.go line 197)"},
 	},
 	Sources: []string{srcFlannelWindows, SrcLogQuery},
 }

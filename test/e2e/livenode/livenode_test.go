@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,10 +17,11 @@ import (
 )
 
 type finding struct {
-	Rule    string `json:"rule"`
-	Message string `json:"message"`
-	Hint    string `json:"hint"`
-	Object  struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint"`
+	Object   struct {
 		Kind, Name string
 	} `json:"object"`
 }
@@ -73,13 +76,26 @@ var liveRules = []string{"kubelet-cgroups-per-qos", "kubelet-enforce-node-alloca
 
 // wantDirect is what the audit reports of the scenario's kubelets when
 // it may read them: nodeconfig's rules on win-3's live configuration,
-// its drift from pool win, win-4's memory and both its filesystems, and
-// the hung and malformed kubelets of win-5 and win-6.
+// its drift from pool win, win-4's memory and both its filesystems, the
+// hung and malformed kubelets of win-5 and win-6, and win-7's endless log
+// of each of the 7 services asked for.
 var wantDirect = map[string][]string{
 	"win-3": {"kubelet-cgroups-per-qos", "kubelet-enforce-node-allocatable", "kubelet-memory-reserve", "kubelet-runtime-endpoint", "windows-node-config-drift"},
 	"win-4": {"windows-node-disk-pressure", "windows-node-disk-pressure", "windows-node-memory-pressure"},
 	"win-5": {"kubelet-unreadable", "kubelet-unreadable"},
 	"win-6": {"kubelet-unreadable", "kubelet-unreadable"},
+	"win-7": slices.Repeat([]string{"kubelet-unreadable"}, 7),
+}
+
+// nodeLogRules are the audit's rules over the node logs.
+var nodeLogRules = []string{"node-log-runtime-endpoint-unreachable", "node-log-sandbox-network-setup-failing", "node-log-hns-load-balancer-failing",
+	"node-log-hns-network-missing", "node-log-flannel-waiting-for-network", "node-log-source-vip-problem"}
+
+// wantLogs is what the audit finds in the scenario's node logs: doctor's
+// node causes, from the same lines.
+var wantLogs = map[string][]string{
+	"win-2": {"node-log-source-vip-problem"},
+	"win-4": {"node-log-flannel-waiting-for-network", "node-log-hns-load-balancer-failing", "node-log-hns-network-missing", "node-log-runtime-endpoint-unreachable", "node-log-sandbox-network-setup-failing"},
 }
 
 // TestAuditDirectUnderShippedRole: the CronJob's ServiceAccount, with
@@ -96,6 +112,20 @@ func TestAuditDirectUnderShippedRole(t *testing.T) {
 	if diff := cmp.Diff(wantDirect, byNode(rep, liveRules...)); diff != "" {
 		t.Errorf("findings on the nodes (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff(wantLogs, byNode(rep, nodeLogRules...)); diff != "" {
+		t.Errorf("node-log findings (-want +got):\n%s", diff)
+	}
+	stamp := logTime.Format(time.RFC3339)
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.Rule, "node-log-") && !strings.Contains(f.Message, ", "+stamp+"): ") {
+			t.Errorf("%s on %s does not quote its line with the line's time %s: %s", f.Rule, f.Object.Name, stamp, f.Message)
+		}
+	}
+	for _, f := range rep.Findings {
+		if f.Rule == "node-log-hns-load-balancer-failing" && !strings.Contains(f.Message, `"Nodeport policy creation failed" err="hnsCall failed in Win32: The specified port already exists. (0x803b0013)"`) {
+			t.Errorf("hns-load-balancer finding does not quote the newest line whole: %s", f.Message)
+		}
+	}
 	for _, f := range rep.Findings {
 		switch {
 		case f.Rule == "kubelet-runtime-endpoint" && !strings.Contains(f.Message, `containerRuntimeEndpoint "unix:///run/containerd/containerd.sock" is a Unix socket`):
@@ -103,7 +133,7 @@ func TestAuditDirectUnderShippedRole(t *testing.T) {
 		case f.Rule == "windows-node-config-drift" && !strings.Contains(f.Message, "cgroupsPerQOS is true where 2 of 3 have false"):
 			t.Errorf("drift does not name the differing field: %s", f.Message)
 		case f.Rule == "kubelet-unreadable" && f.Object.Name == "win-5" && !strings.Contains(f.Message, "/configz of node win-5's kubelet (direct): no answer within 10s") &&
-			!strings.Contains(f.Message, "1 more endpoint(s) not asked: the kubelet did not answer in time"):
+			!strings.Contains(f.Message, "8 more endpoint(s) not asked: the kubelet did not answer in time"):
 			t.Errorf("hung kubelet: %s", f.Message)
 		case f.Rule == "kubelet-unreadable" && f.Object.Name == "win-6" && !strings.Contains(f.Message, "malformed"):
 			t.Errorf("malformed answer: %s", f.Message)
@@ -134,6 +164,7 @@ func TestAuditDirectWithoutPermission(t *testing.T) {
 	want := map[string]bool{
 		"grant get nodes/configz to the identity the audit runs as (deploy/audit-rbac.yaml)": true,
 		"grant get nodes/stats to the identity the audit runs as (deploy/audit-rbac.yaml)":   true,
+		"grant get nodes/log to the identity the audit runs as (deploy/audit-rbac.yaml)":     true,
 	}
 	if diff := cmp.Diff(want, hints); diff != "" {
 		t.Errorf("hints on win-1 (-want +got):\n%s", diff)
@@ -154,6 +185,9 @@ func TestAuditThroughNodeProxy(t *testing.T) {
 	if diff := cmp.Diff(wantDirect, got); diff != "" {
 		t.Errorf("findings through the proxy (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff(wantLogs, byNode(rep, nodeLogRules...)); diff != "" {
+		t.Errorf("node-log findings through the proxy (-want +got):\n%s", diff)
+	}
 	if !strings.Contains(stderr, "through the API server's node proxy") {
 		t.Errorf("stderr does not name the proxy path: %q", stderr)
 	}
@@ -169,8 +203,10 @@ func TestAuditThroughNodeProxy(t *testing.T) {
 			denied++
 		}
 	}
-	if denied != 2*7 {
-		t.Errorf("%d kubelet-unreadable findings naming nodes/proxy under the shipped role, want 14 (configz and stats of 7 nodes)", denied)
+	// The log query refused for the first service is not asked for the
+	// others: configz, stats and logs, once each.
+	if denied != 3*7 {
+		t.Errorf("%d kubelet-unreadable findings naming nodes/proxy under the shipped role, want 21 (configz, stats and logs of 7 nodes)", denied)
 	}
 }
 
@@ -228,5 +264,58 @@ func TestDoctorNodeCausesFromLogs(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "of node win-7's kubelet: the log answer is larger than 16777216 bytes") {
 		t.Errorf("the endless log is not reported on stderr: %q", stderr)
+	}
+}
+
+// TestAuditConfigAppliesToLiveChecks: a .winkube.yaml that turns a rule
+// off or re-grades it does so for the checks of the live kubelets too,
+// node-config rules on /configz and node-log rules alike, as for
+// nodeconfig validate and the node rules.
+func TestAuditConfigAppliesToLiveChecks(t *testing.T) {
+	dir := t.TempDir()
+	kc, err := kubeconfigFor(t.Context(), dir, "winkube-audit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, ".winkube.yaml")
+	body := "apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n" +
+		"  disable: [kubelet-cgroups-per-qos, node-log-source-vip-problem]\n" +
+		"  severity: {kubelet-runtime-endpoint: info, node-log-hns-network-missing: error}\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--kubeconfig", kc, "--node-reads=direct", "--kubelet-ca", caFile}
+	plain, _ := audit(t, args...)
+	configured, _ := audit(t, append(args, "--config", cfg)...)
+	// severities of the findings of a rule on a node
+	sev := func(rep auditReport, rule, node string) []string {
+		var out []string
+		for _, f := range rep.Findings {
+			if f.Rule == rule && f.Object.Name == node {
+				out = append(out, f.Severity)
+			}
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		rule, node  string
+		plain, with []string
+	}{
+		{"kubelet-cgroups-per-qos", "win-3", []string{"warning"}, nil},
+		{"kubelet-runtime-endpoint", "win-3", []string{"error"}, []string{"info"}},
+		{"node-log-source-vip-problem", "win-2", []string{"warning"}, nil},
+		{"node-log-hns-network-missing", "win-4", []string{"warning"}, []string{"error"}},
+		// untouched by the config
+		{"kubelet-memory-reserve", "win-3", sev(plain, "kubelet-memory-reserve", "win-3"), sev(plain, "kubelet-memory-reserve", "win-3")},
+	} {
+		if diff := cmp.Diff(tt.plain, sev(plain, tt.rule, tt.node)); diff != "" {
+			t.Errorf("%s on %s without the config (-want +got):\n%s", tt.rule, tt.node, diff)
+		}
+		if diff := cmp.Diff(tt.with, sev(configured, tt.rule, tt.node)); diff != "" {
+			t.Errorf("%s on %s with the config (-want +got):\n%s", tt.rule, tt.node, diff)
+		}
+	}
+	if len(sev(plain, "kubelet-memory-reserve", "win-3")) == 0 {
+		t.Error("kubelet-memory-reserve does not fire on win-3: the untouched rule checks nothing")
 	}
 }
