@@ -175,13 +175,17 @@ func TestLogTime(t *testing.T) {
 		`2026-01-01 10:00:00.250 [INFO][1234] felix/daemon.go 400: x`:                    time.Date(2026, 1, 1, 10, 0, 0, 250000000, time.UTC),
 		`1/1/2026 3:04:05 PM       1 Information      I0101 15:04:05.000000 1 x.go:1] y`: time.Date(2026, 1, 1, 15, 4, 5, 0, time.UTC),
 		`2026-01-01T10:00:00+01:00 something`:                                            time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC),
+		`W0101 10:00:00.1234567891 more digits than klog writes`:                         time.Date(2026, 1, 1, 10, 0, 0, 123456789, time.UTC),
 	} {
 		got, ok := LogTime(line, now)
 		if !ok || !got.Equal(want) {
 			t.Errorf("LogTime(%q) = %v, %t; want %v", line, got, ok, want)
 		}
 	}
-	if _, ok := LogTime("no time here", now); ok {
-		t.Error("a line without a timestamp has one")
+	// Lines that look like a klog header but are not one.
+	for _, line := range []string{"no time here", "I1127 03:58:0x.123456 x", "X1127 03:58:01.123456 x", "I1127 03:58:01. x", "I1127 03:58:01", "I1127T03:58:01.123456 x"} {
+		if got, ok := LogTime(line, now); ok {
+			t.Errorf("LogTime(%q) = %v; want no time", line, got)
+		}
 	}
 }

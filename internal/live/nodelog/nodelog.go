@@ -2,6 +2,7 @@ package nodelog
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/winkube/winkube/internal/live"
 )
@@ -25,24 +26,42 @@ type Signature struct {
 	Steps    []string
 	Patterns []Pattern
 	Sources  []string
+
+	// lower are the patterns' texts in lower case, made once: Keep runs
+	// on every line of every log read.
+	lowerOnce sync.Once
+	lower     []string
 }
 
 // Match returns the first pattern line contains, case-insensitively.
 func (s *Signature) Match(line string) (Pattern, bool) {
-	lower := strings.ToLower(line)
-	for _, p := range s.Patterns {
-		if strings.Contains(lower, strings.ToLower(p.Text)) {
-			return p, true
+	return s.matchLower(strings.ToLower(line))
+}
+
+func (s *Signature) matchLower(lower string) (Pattern, bool) {
+	s.lowerOnce.Do(func() {
+		for _, p := range s.Patterns {
+			s.lower = append(s.lower, strings.ToLower(p.Text))
+		}
+	})
+	for i, t := range s.lower {
+		if strings.Contains(lower, t) {
+			return s.Patterns[i], true
 		}
 	}
 	return Pattern{}, false
 }
 
+// all is All, made once for Keep.
+var all = sync.OnceValue(All)
+
 // Keep says whether a log line can show a signature: the only lines worth
-// keeping in memory (fetch.KubeletOptions.KeepLine).
+// keeping in memory (fetch.KubeletOptions.KeepLine). It runs on every
+// line read, so the line is lowered once for all signatures.
 func Keep(_ string, line string) bool {
-	for _, s := range All() {
-		if _, ok := s.Match(line); ok {
+	lower := strings.ToLower(line)
+	for _, s := range all() {
+		if _, ok := s.matchLower(lower); ok {
 			return true
 		}
 	}
