@@ -50,4 +50,37 @@ func TestLiveConfig(t *testing.T) {
 	if !found {
 		t.Error("nodeconfig's rules are not in the report's rule list")
 	}
+
+	// The config's settings reach the live check: re-graded, the finding
+	// reports at the configured severity; off, it is gone, and so is the
+	// rule from the report's list.
+	for _, tt := range []struct {
+		name     string
+		settings *rule.Settings
+		want     []rule.Severity
+	}{
+		{"re-graded", &rule.Settings{Severity: map[string]rule.Severity{"kubelet-runtime-endpoint": rule.Info}}, []rule.Severity{rule.Info}},
+		{"off", &rule.Settings{Off: map[string]bool{"kubelet-runtime-endpoint": true}}, nil},
+	} {
+		res, err := Run(context.Background(), s, Options{NoSimulation: true, NodeConfig: check, Settings: tt.settings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []rule.Severity
+		for _, f := range res.Findings {
+			if f.Rule == "kubelet-runtime-endpoint" {
+				got = append(got, f.Severity)
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: severities of kubelet-runtime-endpoint (-want +got):\n%s", tt.name, diff)
+		}
+		listed := false
+		for _, r := range res.Rules {
+			listed = listed || r.ID == "kubelet-runtime-endpoint"
+		}
+		if listed != (tt.want != nil) {
+			t.Errorf("%s: kubelet-runtime-endpoint in the report's rule list: %t", tt.name, listed)
+		}
+	}
 }

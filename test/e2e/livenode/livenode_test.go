@@ -94,7 +94,8 @@ var nodeLogRules = []string{"node-log-runtime-endpoint-unreachable", "node-log-s
 // wantLogs is what the audit finds in the scenario's node logs: doctor's
 // node causes, from the same lines.
 var wantLogs = map[string][]string{
-	"win-2": {"node-log-source-vip-problem"},
+	"win-1": {"node-log-hns-network-missing"},
+	"win-2": {"node-log-hns-network-missing", "node-log-source-vip-problem"},
 	"win-4": {"node-log-flannel-waiting-for-network", "node-log-hns-load-balancer-failing", "node-log-hns-network-missing", "node-log-runtime-endpoint-unreachable", "node-log-sandbox-network-setup-failing"},
 }
 
@@ -240,8 +241,8 @@ func TestDoctorNodeCausesFromLogs(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("doctor: exit %d, %v\n%s\nstderr: %s", code, err, out, stderr)
 	}
-	if code != 1 || rep.Summary.Unhealthy != 0 || rep.Summary.Nodes != 2 || rep.Summary.KubeletPath != "direct" {
-		t.Errorf("exit %d, summary %+v; want exit 1, no unhealthy pod, 2 nodes with causes, path direct", code, rep.Summary)
+	if code != 1 || rep.Summary.Unhealthy != 0 || rep.Summary.Nodes != 3 || rep.Summary.KubeletPath != "direct" {
+		t.Errorf("exit %d, summary %+v; want exit 1, no unhealthy pod, 3 nodes with causes, path direct", code, rep.Summary)
 	}
 	got := map[string][]string{}
 	for _, d := range rep.Diagnoses {
@@ -253,7 +254,8 @@ func TestDoctorNodeCausesFromLogs(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"win-2": {"source-vip-problem"},
+		"win-1": {"hns-network-missing"},
+		"win-2": {"hns-network-missing", "source-vip-problem"},
 		"win-4": {"runtime-endpoint-unreachable", "sandbox-network-setup-failing", "hns-load-balancer-failing", "hns-network-missing", "flannel-waiting-for-network"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -84,7 +84,7 @@ func run(m *testing.M) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	logTime = time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Microsecond)
+	logTime = time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Millisecond) // Calico writes milliseconds
 	servers, err := startKubelets(ctx, tn.KubeletIP, cert, ca)
 	for _, s := range servers {
 		defer s.Close()
@@ -134,9 +134,15 @@ func calmStats() []byte {
 func scenario() []kubelet {
 	good, drifted := file("configz.json"), file("configz-drifted.json")
 	return []kubelet{
-		{name: "win-1", pool: "win", node: &kubelettest.Node{Configz: good, Stats: calmStats()}},
+		// win-1's Antrea agent cannot create its HNS network (antrea-io/antrea
+		// v2.7.0 cmd/antrea-agent/main.go, pkg/agent/util/net_windows.go).
+		{name: "win-1", pool: "win", node: &kubelettest.Node{Configz: good, Stats: calmStats(), Logs: map[string][]byte{
+			"antrea-agent": retime([]byte("F1127 03:58:01.000000    2210 main.go:53] Error running agent: error initializing agent: error creating HNSNetwork: hcnCreateNetwork failed in Win32: The parameter is incorrect. (0x80070057)\n"))}}},
+		// win-2's kube-proxy has no source VIP; its Calico Felix finds no HNS
+		// network (projectcalico/calico v3.32.1 felix/dataplane/windows).
 		{name: "win-2", pool: "win", node: &kubelettest.Node{Configz: good, Stats: calmStats(), Logs: map[string][]byte{
-			"kube-proxy": retime([]byte("E1127 03:58:01.000000    5120 server.go:558] \"Error running ProxyServer\" err=\"source-vip flag not set\"\n"))}}},
+			"kube-proxy":  retime([]byte("E1127 03:58:01.000000    5120 server.go:558] \"Error running ProxyServer\" err=\"source-vip flag not set\"\n")),
+			"CalicoFelix": []byte(logTime.Format("2006-01-02 15:04:05.000") + " [WARNING][5324] felix/win_dataplane.go 344: CompleteDeferredWork returned an error - scheduling a retry error=didn't find any HNS networks matching regular expression Calico\n")}}},
 		{name: "win-3", pool: "win", node: &kubelettest.Node{Configz: drifted, Stats: calmStats()}},
 		// The services of win-4 log to files: the query with options is
 		// refused and asked again without them.
