@@ -85,7 +85,7 @@ var HNSNetworkMissing = &Signature{
 		{Text: "didn't find any HNS networks matching regular expression", Service: "CalicoFelix", Source: srcCalicoFelix},
 		{Text: "error creating HNSNetwork", Service: "antrea-agent", Source: srcAntreaHNS},
 	},
-	Sources: []string{SrcWinkernel, "microsoft/hcsshim v0.13.0 hcn/hcnerrors.go (NetworkNotFoundError: Network name %q not found)", srcCalicoFelix, srcAntreaHNS, SrcLogQuery},
+	Sources: []string{SrcWinkernel, "microsoft/hcsshim v0.13.0 hcn/hcnerrors.go (NetworkNotFoundError, line 110: Network name %q not found)", srcCalicoFelix, srcAntreaHNS, SrcLogQuery},
 }
 
 // FlannelWaitingForNetwork: flannel's HNS network never becomes ready.
