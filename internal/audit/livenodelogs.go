@@ -46,10 +46,8 @@ func nodeLogRule(s *nodelog.Signature) *NodeRule {
 				if n == nil {
 					continue
 				}
-				for _, found := range nodelog.Find(k, 1) {
-					if found.Signature == s {
-						e.report(nodeObject(n), "", logMessage(k.Node, found), s.Steps[0])
-					}
+				if found, ok := s.Find(k, 1); ok {
+					e.report(nodeObject(n), "", logMessage(k.Node, found), s.Steps[0])
 				}
 			}
 		},

@@ -82,20 +82,28 @@ type Found struct {
 func Find(k *live.Kubelet, max int) []Found {
 	var out []Found
 	for _, s := range All() {
-		var lines []live.LogLine
-		for _, l := range k.Logs {
-			if _, ok := s.Match(l.Text); ok {
-				lines = append(lines, l)
-			}
+		if f, ok := s.Find(k, max); ok {
+			out = append(out, f)
 		}
-		if len(lines) == 0 {
-			continue
-		}
-		f := Found{Signature: s, Lines: lines, Total: len(lines)}
-		if max > 0 && len(lines) > max {
-			f.Lines = lines[len(lines)-max:]
-		}
-		out = append(out, f)
 	}
 	return out
+}
+
+// Find returns the lines of k's logs s matches, the newest max of them
+// (every one when max <= 0); false when there is none.
+func (s *Signature) Find(k *live.Kubelet, max int) (Found, bool) {
+	var lines []live.LogLine
+	for _, l := range k.Logs {
+		if _, ok := s.Match(l.Text); ok {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return Found{}, false
+	}
+	f := Found{Signature: s, Lines: lines, Total: len(lines)}
+	if max > 0 && len(lines) > max {
+		f.Lines = lines[len(lines)-max:]
+	}
+	return f, true
 }
