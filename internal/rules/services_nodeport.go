@@ -34,7 +34,7 @@ var WindowsNodePortFromNode = &rule.Rule{
 		Fix:  "Reach the Service through its cluster IP or DNS name (HostProcess containers can use cluster DNS only through the node's resolver, so the cluster IP is the dependable choice), or through another node's address.",
 		Sources: []string{
 			"kubernetes.io/docs/concepts/services-networking/windows-networking, Limitations (local NodePort access from the node itself is not supported; it works for other nodes or external clients)",
-			"kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod (HostProcess pods set hostNetwork: true and run in the node's network)",
+			"kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod, When should I use a Windows HostProcess container? (HostProcess containers have access to the host's network interfaces and IP addresses; hostNetwork must be true)",
 			"k8s.io/kubernetes v1.36.3 pkg/kubeapiserver/options/options.go (DefaultServiceNodePortRange 30000-32767)",
 		},
 	},
