@@ -23,6 +23,7 @@ var WindowsDNSConfigIgnored = &rule.Rule{
 		Sources: []string{
 			"kubernetes.io/docs/concepts/services-networking/dns-pod-service, DNS resolution on Windows nodes (Windows treats all names with a . as a FQDN; one DNS suffix, that of the pod's namespace)",
 			"kubernetes.io/docs/concepts/services-networking/windows-networking, Container networking on Windows (DNS is configured through HNS in the container's registry, not a resolv.conf)",
+			"k8s.io/kubernetes v1.36.3 pkg/kubelet/network/dns/dns.go GetPodDNS, generateSearchesForDNSClusterFirst and appendDNSConfig (under ClusterFirst <namespace>.svc.<cluster domain> comes first and the pod's dnsConfig searches are appended after the cluster's; its options are merged over ndots:5)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
