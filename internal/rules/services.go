@@ -21,6 +21,7 @@ var serviceRules = []*rule.Rule{
 	WindowsServiceDualStack,
 	WindowsDNSConfigIgnored,
 	WindowsNodePortFromNode,
+	WindowsHostProcessClusterDNS,
 	WindowsDNSPartialName,
 	WindowsDNSPartialNameConfig,
 	WindowsNetworkPolicyNotEnforced,
