@@ -82,6 +82,31 @@ func TestPoolNetworks(t *testing.T) {
 	}
 }
 
+// flannel's backend-type annotation gives the pool's network mode: vxlan
+// is overlay, host-gw l2bridge; nodes that disagree leave it unknown.
+func TestPoolNetworkMode(t *testing.T) {
+	t.Parallel()
+	backend := func(b string) nodeOpt {
+		return func(n *corev1.Node) { n.Annotations = map[string]string{"flannel.alpha.coreos.com/backend-type": b} }
+	}
+	s := &live.Snapshot{Nodes: []*corev1.Node{
+		node("vx-1", "windows", inPool("vx"), backend("vxlan")),
+		node("vx-2", "windows", inPool("vx"), backend("vxlan")),
+		node("gw-1", "windows", inPool("gw"), backend("host-gw")),
+		node("mix-1", "windows", inPool("mix"), backend("vxlan")),
+		node("mix-2", "windows", inPool("mix"), backend("host-gw")),
+		node("cal-1", "windows", inPool("cal"), annotated("projectcalico.org/IPv4Address")),
+	}}
+	got := map[string]string{}
+	for _, p := range s.Cluster().PoolsOf("windows") {
+		got[p.Name] = p.CNI + " " + p.Mode()
+	}
+	want := map[string]string{"vx": "flannel overlay", "gw": "flannel l2bridge", "mix": "flannel ", "cal": "calico "}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("pools (-want +got):\n%s", d)
+	}
+}
+
 // The NetworkPolicy rule runs in audit with the pools read from the nodes.
 func TestAuditNetworkPolicyOnFlannel(t *testing.T) {
 	t.Parallel()

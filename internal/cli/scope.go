@@ -38,7 +38,7 @@ type scope struct {
 func (s *scope) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&s.configPath, "config", "", "config file (default ./"+config.FileName+" when present)")
 	f.StringVar(&s.clusterPath, "cluster", "", "built-in profile ("+strings.Join(cluster.ProfileNames(), ", ")+") or cluster file: a winkube Cluster, kubectl get nodes -o yaml, or node pools as code: an eksctl ClusterConfig, Terraform (.tf), an ARM template or Bicep file, Karpenter NodePools, a script (.sh, .ps1) of az/eksctl/aws/gcloud commands (default: the config's cluster, else the reference cluster, assumed)")
-	f.StringSliceVar(&s.nodeConfig, "node-config", nil, "a Windows node's configuration files or directory (CNI config, flannel net-conf.json, KubeProxyConfiguration): fill the Windows pools' cni and kubeProxyDSR the cluster profile leaves unknown")
+	f.StringSliceVar(&s.nodeConfig, "node-config", nil, "a Windows node's configuration files or directory (CNI config, flannel net-conf.json, KubeProxyConfiguration): fill the Windows pools' cni, networkMode and kubeProxyDSR the cluster profile leaves unknown")
 	f.StringVar(&s.k8sVersion, "kubernetes-version", "", fmt.Sprintf("Kubernetes version (%s to %s; default: the config's, else the cluster file's, else %s)", winsupport.Oldest, winsupport.Newest, winsupport.Newest))
 }
 

@@ -85,6 +85,10 @@ type Pool struct {
 	// Direct Server Return (KubeProxyConfiguration winkernel.enableDSR, or
 	// --enable-dsr); nil when unknown.
 	KubeProxyDSR *bool `json:"kubeProxyDSR,omitempty"`
+	// NetworkMode is the HNS network mode of the pool's Windows pod
+	// network (l2bridge, overlay, l2tunnel, transparent, nat); empty
+	// takes what the CNI implies (Pool.Mode).
+	NetworkMode string `json:"networkMode,omitempty"`
 }
 
 // DefaultSandboxImage is containerd v2's default sandbox_image

@@ -100,3 +100,35 @@ func knownCNINames() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// networkModes are the Windows container network modes (HNS network
+// types) kubernetes.io/docs/concepts/services-networking/windows-networking
+// lists under Network modes.
+var networkModes = []string{"l2bridge", "l2tunnel", "overlay", "transparent", "nat"}
+
+func knownMode(m string) bool {
+	for _, k := range networkModes {
+		if strings.EqualFold(k, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// Mode is the pool's Windows network mode: its networkMode field, else
+// the mode its CNI always uses (win-bridge is l2bridge, win-overlay
+// overlay); "" when unknown (flannel, Calico, Antrea and Azure CNI each
+// run more than one).
+func (p Pool) Mode() string {
+	if p.NetworkMode != "" {
+		return strings.ToLower(p.NetworkMode)
+	}
+	c, _ := CNIOf(p.CNI)
+	switch c.Name {
+	case "win-bridge":
+		return "l2bridge"
+	case "win-overlay":
+		return "overlay"
+	}
+	return ""
+}

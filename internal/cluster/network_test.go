@@ -41,11 +41,12 @@ func TestNetworkProblems(t *testing.T) {
 	c := Reference()
 	c.ClusterDomain = "Cluster_Local"
 	c.Pools[1].CNI = "weave"
+	c.Pools[1].NetworkMode = "vxlan"
 	var got []string
 	for _, p := range c.Problems() {
 		got = append(got, p.Path)
 	}
-	if want := "clusterDomain pools[1].cni"; strings.Join(got, " ") != want {
+	if want := "clusterDomain pools[1].cni pools[1].networkMode"; strings.Join(got, " ") != want {
 		t.Errorf("problems at %v, want %s", got, want)
 	}
 	c = Reference()
@@ -65,5 +66,27 @@ func TestNetworkProblems(t *testing.T) {
 	}
 	if w := aks.PoolsOf("windows")[0]; w.CNI != "azure" {
 		t.Errorf("aks Windows pool cni = %q, want azure", w.CNI)
+	}
+}
+
+func TestMode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		pool Pool
+		want string
+	}{
+		{Pool{}, ""},
+		{Pool{CNI: "sdnbridge"}, "l2bridge"},
+		{Pool{CNI: "win-overlay"}, "overlay"},
+		// Flannel runs host-gw (l2bridge) or vxlan (overlay): unknown.
+		{Pool{CNI: "flannel"}, ""},
+		{Pool{CNI: "calico"}, ""},
+		// The field wins over the CNI.
+		{Pool{CNI: "flannel", NetworkMode: "Overlay"}, "overlay"},
+		{Pool{CNI: "win-overlay", NetworkMode: "l2bridge"}, "l2bridge"},
+	} {
+		if got := tc.pool.Mode(); got != tc.want {
+			t.Errorf("%+v: Mode() = %q, want %q", tc.pool, got, tc.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -71,6 +72,9 @@ func (c *Cluster) Problems() []manifest.Problem {
 			if _, ok := CNIOf(p.CNI); !ok {
 				add(at+".cni", "unknown CNI %q (known: %s); leave it empty when the CNI is another", p.CNI, knownCNINames())
 			}
+		}
+		if p.NetworkMode != "" && !knownMode(p.NetworkMode) {
+			add(at+".networkMode", "unknown network mode %q (known: %s)", p.NetworkMode, strings.Join(networkModes, ", "))
 		}
 		errs = append(errs, p.resourceProblems(at)...)
 		for j, t := range p.Taints {

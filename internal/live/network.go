@@ -38,19 +38,27 @@ var cniPods = []struct{ word, cni string }{
 // (learn.microsoft.com/azure/aks/use-network-policies).
 const npmPod = "azure-npm"
 
+// flannelBackend is the annotation flannel's kube subnet manager writes
+// with the node's backend (flannel-io/flannel v0.28.9
+// pkg/subnet/kube/annotations.go BackendType): vxlan delegates to
+// win-overlay, host-gw to win-bridge on Windows.
+const flannelBackend = "flannel.alpha.coreos.com/backend-type"
+
 // nodeNetwork is what one node says of its network.
 type nodeNetwork struct {
-	cni string
-	npm bool // Azure NPM runs on it
+	cni  string
+	mode string // overlay or l2bridge, from flannel's backend
+	npm  bool   // Azure NPM runs on it
 }
 
-// poolNetworks fills cni (and, for Azure CNI with NPM, networkPolicy) of
-// the Windows pools of c, a cluster derived from s's nodes.
+// poolNetworks fills cni (and, for Azure CNI with NPM, networkPolicy;
+// for flannel, the network mode of its backend) of the Windows pools of
+// c, a cluster derived from s's nodes.
 func poolNetworks(s *Snapshot, c *cluster.Cluster) {
 	byNode := map[string]*nodeNetwork{}
 	for _, n := range s.Nodes {
 		if cluster.NodeOS(n) == "windows" {
-			byNode[n.Name] = &nodeNetwork{cni: annotatedCNI(n)}
+			byNode[n.Name] = &nodeNetwork{cni: annotatedCNI(n), mode: backendMode(n.Annotations[flannelBackend])}
 		}
 	}
 	for _, p := range s.Pods {
@@ -77,16 +85,20 @@ func poolNetworks(s *Snapshot, c *cluster.Cluster) {
 		if pool.OS != "windows" {
 			continue
 		}
-		cni, npm, first := "", true, true
+		cni, mode, npm, first := "", "", true, true
 		for node, name := range c.ObservedPools {
 			nn := byNode[node]
 			if name != pool.Name || nn == nil {
 				continue
 			}
 			if first {
-				cni, first = nn.cni, false
-			} else if nn.cni != cni {
+				cni, mode, first = nn.cni, nn.mode, false
+			}
+			if nn.cni != cni {
 				cni = "" // the nodes disagree: unknown
+			}
+			if nn.mode != mode {
+				mode = ""
 			}
 			npm = npm && nn.npm
 		}
@@ -94,6 +106,9 @@ func poolNetworks(s *Snapshot, c *cluster.Cluster) {
 			continue
 		}
 		pool.CNI = cni
+		if pool.NetworkMode == "" {
+			pool.NetworkMode = mode
+		}
 		if cni == "azure" && npm {
 			yes := true
 			pool.NetworkPolicy = &yes
@@ -131,4 +146,15 @@ func podWords(p *corev1.Pod) string {
 		b.WriteString(strings.ToLower(c.Image) + " ")
 	}
 	return b.String()
+}
+
+// backendMode is the Windows network mode of a flannel backend type.
+func backendMode(backend string) string {
+	switch strings.ToLower(backend) {
+	case "vxlan":
+		return "overlay"
+	case "host-gw":
+		return "l2bridge"
+	}
+	return ""
 }

@@ -48,6 +48,7 @@ type network struct {
 	namePath string
 	cni      string // flannel, win-bridge, win-overlay, calico, antrea, azure-vnet, ...
 	overlay  bool
+	bridge   bool // l2bridge: win-bridge/sdnbridge, or flannel's host-gw
 }
 
 // networks reads the networks of every CNI and net-conf file.
@@ -68,6 +69,8 @@ func networks(files []*File) []network {
 					n.overlay = true
 				case t == "calico" && strings.EqualFold(str(p.conf["mode"]), "vxlan"):
 					n.overlay = true
+				case t == "win-bridge" || t == "sdnbridge" || str(hns["type"]) == "win-bridge" || str(hns["type"]) == "sdnbridge":
+					n.bridge = true
 				}
 			}
 			out = append(out, n)
@@ -77,7 +80,7 @@ func networks(files []*File) []network {
 			tv, _ := lookupFold(b, "Type")
 			bt := strings.ToLower(str(tv))
 			nv, nk := lookupFold(b, "Name")
-			n := network{file: f, cni: "flannel", overlay: bt == "vxlan", namePath: child(bk, nk)}
+			n := network{file: f, cni: "flannel", overlay: bt == "vxlan", bridge: bt == "host-gw", namePath: child(bk, nk)}
 			n.name = str(nv)
 			switch {
 			case n.name != "":

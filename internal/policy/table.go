@@ -28,7 +28,7 @@ type exporter func(m winsupport.Model) []check
 // fails until it is in this table or in notExportable). Expressions read
 // the variables of workloadVariables; windows below means
 // variables.os == 'windows'.
-var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks)
+var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks, networkChecks)
 
 func merge(groups ...map[*rule.Rule]exporter) map[*rule.Rule]exporter {
 	out := map[*rule.Rule]exporter{}
@@ -112,6 +112,9 @@ var notExportable = map[*rule.Rule]string{
 	rules.WindowsNetworkPolicyNotEnforced: "needs other objects: a NetworkPolicy against the workloads its selector matches",
 	rules.WindowsICMPOutbound:             "needs each pool's CNI, which the params do not carry yet; not compiled to CEL yet",
 	rules.WindowsServiceBackendLimit:      "needs other objects: a Service against the replicas of the workloads its selector matches",
+	rules.WindowsServiceDualStack:         "needs other objects: a Service against the pods its selector matches, and the pools' network mode",
+	rules.WindowsNodePortFromNode:         "decided from one workload, but its message names the host and port found inside free-form command, env and probe strings; not compiled to CEL yet",
+	rules.WindowsHostProcessClusterDNS:    "the service.namespace form needs the input's Services, and names are found inside free-form strings; not compiled to CEL yet",
 }
 
 // Exportable reports whether the rule with the ID has CEL and, if not,

@@ -17,9 +17,10 @@ const (
 	// misses are read by lint only once the exported admission policies
 	// read them too (they must decide alike).
 	recallTarget = 0.90
-	// recallFloor is the recall at the last review (4 of 7): a change
-	// that loses a found miss fails.
-	recallFloor = 4.0 / 7
+	// recallFloor is the recall at the last review (4 of 8, since the
+	// review of issue 22's files recorded an open HostProcess DNS miss): a
+	// change that loses a found miss fails.
+	recallFloor = 4.0 / 8
 )
 
 // miss is a problem an expert finds by reading a public file: the rule

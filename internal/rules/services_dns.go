@@ -18,7 +18,7 @@ var WindowsDNSPartialName = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.Networking,
 	Doc: rule.Doc{
-		What: "Reports, in a Windows workload's container command, args, env values, exec probes and exec lifecycle hooks, host names of the form service.namespace.svc (always a Service name) and service.namespace where the input holds that Service in that namespace, or the API server's kubernetes.default. Names in URLs, host:port pairs and connection strings are found; a path segment (/orders.v1.svc) is not a host and is skipped, and so are httpGet and tcpSocket hosts, which the kubelet resolves on the node, not the pod. Linux workloads are not checked: their resolver expands these names through its search list.",
+		What: "Reports, in a Windows workload's container command, args, env values, exec probes and exec lifecycle hooks, host names of the form service.namespace.svc (always a Service name) and service.namespace where the input holds that Service in that namespace, or the API server's kubernetes.default. Names in URLs, host:port pairs and connection strings are found; a path segment (/orders.v1.svc) is not a host and is skipped, and so are httpGet and tcpSocket hosts, which the kubelet resolves on the node, not the pod. Linux workloads are not checked: their resolver expands these names through its search list. HostProcess workloads are not checked either: they resolve with the node's DNS client (windows-hostprocess-cluster-dns).",
 		Why:  "A Windows pod has one DNS suffix, the one of its namespace (shop.svc.cluster.local), and treats every name with a dot as fully qualified, so it does not try the suffix. From a Windows pod backend and backend.shop.svc.cluster.local resolve, but backend.shop and backend.shop.svc do not, while the same manifest works on Linux.",
 		Fix:  "Write the fully qualified name with the cluster's domain (service.namespace.svc.cluster.local, or the profile's clusterDomain); winkube fix does, as a safe fix when the cluster profile names its clusterDomain. A Service in the pod's own namespace can also be named without a dot.",
 		Sources: []string{
@@ -27,7 +27,9 @@ var WindowsDNSPartialName = &rule.Rule{
 		},
 	},
 	Workload: func(p *rule.Pass) {
-		if !windowsBound(p) {
+		// HostProcess pods resolve with the node's DNS client, not a
+		// pod's single suffix (windows-hostprocess-cluster-dns).
+		if !windowsBound(p) || p.Target.HostProcess {
 			return
 		}
 		domain := p.Cluster.Domain()

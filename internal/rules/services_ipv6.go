@@ -18,11 +18,11 @@ var WindowsServiceIPv6SingleStack = &rule.Rule{
 	Category: rule.Networking,
 	Doc: rule.Doc{
 		What: "Reports Services that are IPv6 single-stack (ipFamilies: [IPv6] with ipFamilyPolicy SingleStack or unset, or, without ipFamilies, an IPv6 clusterIP) and whose selector matches a Windows workload in the same namespace.",
-		Why:  "Kubernetes on Windows does not support single-stack IPv6-only networking; only dual-stack IPv4/IPv6 pods and nodes are supported, and only in some network modes. Windows pods behind an IPv6-only Service get no traffic through it.",
-		Fix:  "Serve Windows pods through an IPv4 Service, or make the Service dual-stack (ipFamilyPolicy: PreferDualStack or RequireDualStack) on a dual-stack cluster.",
+		Why:  "Kubernetes on Windows does not support single-stack IPv6-only networking; it supports dual-stack IPv4/IPv6 pods and nodes with single-family Services, on l2bridge networks only (overlay networks carry no IPv6 between Windows pods). Windows pods behind an IPv6-only Service get no traffic through it. When a Windows pool of the cluster profile runs an overlay network (networkMode: overlay, or cni win-overlay), the message names it.",
+		Fix:  "Serve Windows pods through a single-stack IPv4 Service (ipFamilies: [IPv4], ipFamilyPolicy: SingleStack). A dual-stack Service is no way out: Windows supports single-family Services only (windows-service-dual-stack).",
 		Sources: []string{
-			"https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations (Kubernetes on Windows does not support single-stack \"IPv6-only\" networking)",
-			"https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations (IPv6 dual-stack: partial on Windows, overlay mode only)",
+			"kubernetes.io/docs/concepts/services-networking/dual-stack, Windows support (Kubernetes on Windows does not support single-stack \"IPv6-only\" networking; dual-stack pods and nodes with single-family services, with l2bridge networks; overlay (VXLAN) networks do not support dual-stack)",
+			"kubernetes.io/docs/concepts/services-networking/windows-networking, Limitations (IPv6 communication between Windows pods connected to overlay networks is not supported)",
 		},
 	},
 	Corpus: func(p *rule.CorpusPass) {
@@ -36,10 +36,14 @@ var WindowsServiceIPv6SingleStack = &rule.Rule{
 				continue
 			}
 			if ws := svcWindowsBackends(p, obj, svc); len(ws) > 0 {
+				msg := fmt.Sprintf("Service is IPv6 single-stack and selects Windows pods of %s; Kubernetes on Windows does not support IPv6-only networking", svcRefs(ws))
+				if ov := overlayPools(p); ov != "" {
+					msg += fmt.Sprintf(", and %s an overlay network, where IPv6 between Windows pods is not supported", ov)
+				}
 				p.Report(obj, rule.Finding{
 					Path:    path,
-					Message: fmt.Sprintf("Service is IPv6 single-stack and selects Windows pods of %s; Kubernetes on Windows does not support IPv6-only networking", svcRefs(ws)),
-					Hint:    "use an IPv4 Service, or ipFamilyPolicy: PreferDualStack on a dual-stack cluster",
+					Message: msg,
+					Hint:    "use a single-stack IPv4 Service (ipFamilies: [IPv4], ipFamilyPolicy: SingleStack)",
 				})
 			}
 		}

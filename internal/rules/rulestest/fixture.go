@@ -21,7 +21,7 @@ import (
 // on a line expects one finding of the rule on that line per regexp, each
 // matching its message. Header comments choose the context:
 //
-//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025 | no-port-mappings | flannel | calico | dsr | all-dsr
+//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025 | no-port-mappings | flannel | calico | overlay | dsr | all-dsr
 //	# kubernetes-version: 1.30
 //	# resolve-images (image platforms from the rules test's in-memory registry, as --resolve-images)
 var (
@@ -83,6 +83,13 @@ var Clusters = map[string]func() *cluster.Cluster{
 		a := pool("windows", "windows", "10.0.20348", cluster.WindowsTaint)
 		a.KubeProxyDSR = &yes
 		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), a}}
+	},
+	// One Windows pool on an overlay network (win-overlay), one on
+	// l2bridge (flannel host-gw, said by networkMode).
+	"overlay": func() *cluster.Cluster {
+		bridge := cni(pool("win-bridge", "windows", "10.0.20348", cluster.WindowsTaint), "flannel")
+		bridge.NetworkMode = "l2bridge"
+		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), cni(pool("win-overlay", "windows", "10.0.20348", cluster.WindowsTaint), "win-overlay"), bridge}}
 	},
 	"calico": func() *cluster.Cluster {
 		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), cni(pool("windows", "windows", "10.0.20348", cluster.WindowsTaint), "calico")}}
