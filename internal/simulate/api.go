@@ -68,6 +68,10 @@ type Input struct {
 	// Cluster, when set, gives the Service dependency check the cluster
 	// domain and what each pool's network plugin enforces.
 	Cluster *cluster.Cluster
+
+	// Memo, when set, shares the workloads' validation with the other
+	// runs over the same objects that use it.
+	Memo *Memo
 }
 
 // Result is the outcome of a simulation.
