@@ -125,7 +125,8 @@ func TestEstateCausesCiteTheirSource(t *testing.T) {
 // raises on the target and not on the current cluster; a runtime cause
 // to the simulator's message on the target, whose Kubernetes reason it
 // names; capacity-lost to the ready replicas before and after; moved to
-// the pools before and after. It returns how many causes of each kind/ID
+// the pools before and after; the summary's replicas lost to the
+// capacity-lost causes. It returns how many causes of each kind/ID
 // it saw.
 func checkCauses(t *testing.T, in Input, rep *Report) map[string]int {
 	t.Helper()
@@ -145,9 +146,13 @@ func checkCauses(t *testing.T, in Input, rep *Report) map[string]int {
 		known[r.ID] = true
 	}
 	seen := map[string]int{}
+	lost := 0
 	for _, w := range rep.Workloads {
 		for _, c := range w.Causes {
 			seen[c.Kind+"/"+c.ID]++
+			if c.ID == "capacity-lost" {
+				lost += w.Before.Ready - w.After.Ready
+			}
 			switch c.Kind {
 			case "rule":
 				if !known[c.ID] {
@@ -167,6 +172,10 @@ func checkCauses(t *testing.T, in Input, rep *Report) map[string]int {
 				t.Errorf("%s: cause of kind %q", w.Workload, c.Kind)
 			}
 		}
+	}
+	// The summary counts the capacity lost in replicas, not workloads.
+	if rep.Summary.ReplicasLost != lost {
+		t.Errorf("summary: %d ready replicas lost, the capacity-lost causes say %d", rep.Summary.ReplicasLost, lost)
 	}
 	return seen
 }

@@ -68,7 +68,7 @@ type Report struct {
 	TargetCluster *cluster.Cluster `json:"-"`
 }
 
-// Summary counts workloads by verdict.
+// Summary counts workloads by verdict, and the ready replicas lost.
 type Summary struct {
 	Workloads int `json:"workloads"`
 	Unchanged int `json:"unchanged"`
@@ -77,6 +77,10 @@ type Summary struct {
 	Degraded  int `json:"degraded"`
 	Breaks    int `json:"breaks"`
 	AtRisk    int `json:"atRisk"`
+	// ReplicasLost is the capacity lost in replicas: the ready replicas
+	// the workloads that break or degrade have fewer of after the change
+	// (Breaks and Degraded count the workloads).
+	ReplicasLost int `json:"replicasLost"`
 }
 
 // Broken reports whether the change leaves some workload with fewer ready
