@@ -111,11 +111,11 @@ func Run(ctx context.Context, in Input) (*Report, error) {
 	parallel(
 		func() {
 			nodes, pools := in.Current.Nodes()
-			rep.Before, errBefore = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: in.Objects, Model: in.Model, Images: in.Images, Replicas: in.Replicas, Memo: tgt.memo})
+			rep.Before, errBefore = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: in.Objects, Model: in.Model, Images: in.Images, Replicas: in.Replicas, Memo: tgt.memo, NoDependencies: true})
 		},
 		func() {
 			nodes, pools := tgt.cluster.Nodes()
-			rep.After, errAfter = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: afterObjs, RuntimeClasses: afterRCs, Model: tgt.model, Images: in.Images, Replicas: in.Replicas, Memo: tgt.memo})
+			rep.After, errAfter = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: afterObjs, RuntimeClasses: afterRCs, Model: tgt.model, Images: in.Images, Replicas: in.Replicas, Memo: tgt.memo, NoDependencies: true})
 		},
 		func() {
 			if in.Rules != nil {

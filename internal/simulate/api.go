@@ -72,6 +72,10 @@ type Input struct {
 	// Memo, when set, shares the workloads' validation with the other
 	// runs over the same objects that use it.
 	Memo *Memo
+
+	// NoDependencies leaves Result.Dependencies empty, for a caller that
+	// does not read them (winkube plan).
+	NoDependencies bool
 }
 
 // Result is the outcome of a simulation.

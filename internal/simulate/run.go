@@ -129,6 +129,11 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 		r.s.scoredBelow = 0
 	}
 	res := &Result{Version: m.V.String(), Notes: notes}
+	listed := 0 // results place makes: a refused or pending pod past listedPods stands for the rest
+	for _, wl := range wls {
+		listed += min(wl.count, listedPods+1)
+	}
+	res.Pods = make([]PodResult, 0, listed)
 	for _, wl := range wls {
 		pods, err := r.place(ctx, wl)
 		if err != nil {
@@ -142,7 +147,9 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 	res.Workloads = workloadResults(wls, res.Pods)
 	res.Ties = r.s.ties
 	res.Pools = poolUsage(r.s.nodes)
-	res.Dependencies = dependencies(in, res)
+	if !in.NoDependencies {
+		res.Dependencies = dependencies(in, res)
+	}
 	res.Notes = append(res.Notes, r.notes(wls, total)...)
 	res.Notes = append(res.Notes, r.images.notes()...)
 	return res, nil
