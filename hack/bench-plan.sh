@@ -20,6 +20,10 @@
 #
 #   hack/bench-plan.sh             # REPEAT=5
 #   REPEAT=3 KEEP=1 hack/bench-plan.sh
+#   BASELINE=/tmp/winkube-old hack/bench-plan.sh   # also time another
+#                                  # build's plan in the same run, e.g.
+#                                  # git archive REV | tar -x -C DIR &&
+#                                  # (cd DIR && go build -o /tmp/winkube-old ./cmd/winkube)
 #
 # Not part of make test. Figures go to docs/performance.md ("## plan").
 set -euo pipefail
@@ -102,6 +106,11 @@ bench plan-ws2025 "$w" plan --cluster "$tmp/current.yaml" --set-pool win2022:bui
 bench simulate-ws2025 "$w" simulate --cluster "$tmp/ws2025.yaml" -o json "$tmp/estate"
 bench plan-k134 "$w" plan --cluster "$tmp/current.yaml" --kubernetes-version 1.34 -o json "$tmp/estate"
 bench simulate-k134 "$w" simulate --cluster "$tmp/k134.yaml" -o json "$tmp/estate"
+if [[ -n ${BASELINE:-} ]]; then
+	[[ -x $BASELINE ]] || die "BASELINE=$BASELINE is not an executable"
+	bench baseline-ws2025 "$BASELINE" plan --cluster "$tmp/current.yaml" --set-pool win2022:build=10.0.26100 -o json "$tmp/estate"
+	bench baseline-k134 "$BASELINE" plan --cluster "$tmp/current.yaml" --kubernetes-version 1.34 -o json "$tmp/estate"
+fi
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo
@@ -120,5 +129,10 @@ awk '
 			printf "  winkube plan:              %6.2f s wall, %6.2f s CPU, %4d MiB peak RSS\n", wall[p], cpu[p], rss[p]
 			printf "  winkube simulate (target): %6.2f s wall, %6.2f s CPU, %4d MiB peak RSS\n", wall[s], cpu[s], rss[s]
 			printf "  ratio plan / simulate:     %6.2fx wall, %5.2fx CPU\n", wall[p] / wall[s], cpu[p] / cpu[s]
+			b = "baseline-" c[i]
+			if (b in wall) {
+				printf "  baseline plan (BASELINE):  %6.2f s wall, %6.2f s CPU, %4d MiB peak RSS\n", wall[b], cpu[b], rss[b]
+				printf "  speed-up over baseline:    %6.2fx wall, %5.2fx CPU\n", wall[b] / wall[p], cpu[b] / cpu[p]
+			}
 		}
 	}' "$tmp/runs"
