@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // servedTyped are the API versions whose Go types winkube decodes into;
@@ -23,6 +25,27 @@ type UnknownField struct {
 // the API server's non-strict decoding does; kubectl apply validates
 // strictly by default and refuses them.
 func UnknownFields(o *Object) []UnknownField {
+	m := o.unknown
+	if m == nil {
+		return unknownFields(o)
+	}
+	// The tree is never changed once parsed; a copy of the object that
+	// carries another tree is answered afresh.
+	m.once.Do(func() { m.root, m.out = o.Root, unknownFields(o) })
+	if m.root != o.Root {
+		return unknownFields(o)
+	}
+	return slices.Clone(m.out)
+}
+
+// unknownMemo is UnknownFields of the tree root, computed once.
+type unknownMemo struct {
+	once sync.Once
+	root *Node
+	out  []UnknownField
+}
+
+func unknownFields(o *Object) []UnknownField {
 	newObj, ok := typedKinds[groupKind{o.Group(), o.Kind}]
 	if !ok || o.Root == nil || !servedTyped[o.APIVersion] {
 		return nil

@@ -31,6 +31,10 @@ type Object struct {
 	Typed any
 	// custom is the pod template of a custom resource, nil for others.
 	custom *customTemplate
+	// unknown remembers UnknownFields for the loader's objects: lint and
+	// simulate's validation ask for every object, and a plan asks for
+	// each several times.
+	unknown *unknownMemo
 }
 
 // Group returns the API group of the object ("" for core).
@@ -155,7 +159,7 @@ func decodeObject(doc Document, n *Node, item int) (*Object, []*Error) {
 	}
 	// The identity is copied out of the document's text: it outlives the
 	// object in summaries and messages.
-	o := &Object{File: doc.File, Doc: doc.Index, Item: item, Root: n,
+	o := &Object{File: doc.File, Doc: doc.Index, Item: item, Root: n, unknown: &unknownMemo{},
 		APIVersion: strings.Clone(n.String("apiVersion")), Kind: strings.Clone(n.String("kind"))}
 	if o.APIVersion == "" || o.Kind == "" {
 		return nil, []*Error{{File: doc.File, Line: n.Line, Column: n.Column,

@@ -68,7 +68,7 @@ type Report struct {
 	TargetCluster *cluster.Cluster `json:"-"`
 }
 
-// Summary counts workloads by verdict.
+// Summary counts workloads by verdict, and the ready replicas lost.
 type Summary struct {
 	Workloads int `json:"workloads"`
 	Unchanged int `json:"unchanged"`
@@ -77,6 +77,10 @@ type Summary struct {
 	Degraded  int `json:"degraded"`
 	Breaks    int `json:"breaks"`
 	AtRisk    int `json:"atRisk"`
+	// ReplicasLost is the capacity lost in replicas: the ready replicas
+	// the workloads that break or degrade have fewer of after the change
+	// (Breaks and Degraded count the workloads).
+	ReplicasLost int `json:"replicasLost"`
 }
 
 // Broken reports whether the change leaves some workload with fewer ready
@@ -95,6 +99,10 @@ func Run(ctx context.Context, in Input) (*Report, error) {
 		rep.Changes = append(DiffPools(in.Current, in.Target), tgt.changes...)
 	}
 	afterObjs, afterRCs := withRuntimeClasses(in.Objects, tgt.runtimeClasses)
+	// Every simulation of the plan (current, target, the steps' interim
+	// clusters) validates the same workloads: once per release and set
+	// of RuntimeClasses is enough.
+	tgt.memo = simulate.NewMemo()
 
 	// The two simulations and the two lint runs are independent: run
 	// them at once.
@@ -103,11 +111,11 @@ func Run(ctx context.Context, in Input) (*Report, error) {
 	parallel(
 		func() {
 			nodes, pools := in.Current.Nodes()
-			rep.Before, errBefore = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: in.Objects, Model: in.Model, Images: in.Images, Replicas: in.Replicas})
+			rep.Before, errBefore = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: in.Objects, Model: in.Model, Images: in.Images, Replicas: in.Replicas, Memo: tgt.memo, NoDependencies: true})
 		},
 		func() {
 			nodes, pools := tgt.cluster.Nodes()
-			rep.After, errAfter = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: afterObjs, RuntimeClasses: afterRCs, Model: tgt.model, Images: in.Images, Replicas: in.Replicas})
+			rep.After, errAfter = simulate.Run(ctx, simulate.Input{Nodes: nodes, Pools: pools, Objects: afterObjs, RuntimeClasses: afterRCs, Model: tgt.model, Images: in.Images, Replicas: in.Replicas, Memo: tgt.memo, NoDependencies: true})
 		},
 		func() {
 			if in.Rules != nil {
@@ -146,6 +154,7 @@ type Target struct {
 	containerd     string
 	runtimeClasses map[string]*nodev1.RuntimeClass
 	changes        []Change // as applied, with their details
+	memo           *simulate.Memo
 }
 
 // Apply applies the input's changes and returns the target state; an

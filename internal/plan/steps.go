@@ -255,7 +255,7 @@ func contains(list []string, s string) bool {
 func simulateCluster(in Input, t *Target, c *cluster.Cluster, all []*manifest.Object, changed map[string]*nodev1.RuntimeClass) (*simulate.Result, string) {
 	objs, rcs := withRuntimeClasses(all, changed)
 	nodes, pools := c.Nodes()
-	res, err := simulate.Run(context.Background(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, RuntimeClasses: rcs, Model: t.model, Images: in.Images, Replicas: in.Replicas})
+	res, err := simulate.Run(context.Background(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, RuntimeClasses: rcs, Model: t.model, Images: in.Images, Replicas: in.Replicas, Memo: t.memo, NoDependencies: true})
 	if err != nil {
 		return nil, "not simulated: " + err.Error()
 	}

@@ -216,6 +216,7 @@ func newFindings(before, after []rule.Finding) map[string][]rule.Finding {
 func summarise(ws []Workload) Summary {
 	s := Summary{Workloads: len(ws)}
 	for _, w := range ws {
+		s.ReplicasLost += max(w.Before.Ready-w.After.Ready, 0)
 		switch w.Verdict {
 		case Unchanged:
 			s.Unchanged++

@@ -68,6 +68,14 @@ type Input struct {
 	// Cluster, when set, gives the Service dependency check the cluster
 	// domain and what each pool's network plugin enforces.
 	Cluster *cluster.Cluster
+
+	// Memo, when set, shares the workloads' validation with the other
+	// runs over the same objects that use it.
+	Memo *Memo
+
+	// NoDependencies leaves Result.Dependencies empty, for a caller that
+	// does not read them (winkube plan).
+	NoDependencies bool
 }
 
 // Result is the outcome of a simulation.

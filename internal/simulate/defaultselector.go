@@ -1,6 +1,9 @@
 package simulate
 
 import (
+	"maps"
+	"slices"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -15,18 +18,18 @@ import (
 // Deployment's included) or StatefulSet. own says the controller's
 // selector includes a pod-template-hash, so only the workload's own pods
 // match.
-func defaultSelector(wl *workload, pod *corev1.Pod, services []*corev1.Service) (sel labels.Selector, own bool) {
+func defaultSelector(wl *workload, pod *corev1.Pod, services serviceIndex) (sel labels.Selector, own bool) {
+	// Every Service merged selects the pod, so its selector is a subset of
+	// the pod's labels: the merge is their union, whatever the order.
 	set := labels.Set{}
-	for _, svc := range services {
-		ns := svc.Namespace
-		if ns == "" {
-			ns = "default"
-		}
-		if ns != wl.ns || len(svc.Spec.Selector) == 0 {
-			continue
-		}
-		if labels.SelectorFromSet(svc.Spec.Selector).Matches(labels.Set(pod.Labels)) {
-			set = labels.Merge(set, svc.Spec.Selector)
+	byLabel := services[wl.ns]
+	for k, v := range pod.Labels {
+		for _, svc := range byLabel[indexKey(k, v)] {
+			if setSelects(svc.Spec.Selector, pod.Labels) {
+				for sk, sv := range svc.Spec.Selector {
+					set[sk] = sv
+				}
+			}
 		}
 	}
 	sel = set.AsSelector()
@@ -56,13 +59,45 @@ func defaultSelector(wl *workload, pod *corev1.Pod, services []*corev1.Service) 
 	return sel, own
 }
 
-// servicesOf lists the Services among the objects.
-func servicesOf(objs []*manifest.Object) []*corev1.Service {
-	var out []*corev1.Service
-	for _, o := range objs {
-		if svc, ok := o.Typed.(*corev1.Service); ok {
-			out = append(out, svc)
+// setSelects is labels.SelectorFromSet(sel).Matches(labels.Set(ls)) for a
+// non-empty sel, without building the selector: every key of sel has its
+// value in ls.
+func setSelects(sel, ls map[string]string) bool {
+	for k, v := range sel {
+		if got, ok := ls[k]; !ok || got != v {
+			return false
 		}
+	}
+	return true
+}
+
+// serviceIndex holds the Services with a selector by namespace
+// ("default" for none) and then by the first key of their selector, in
+// sorted order, with its value: a Service can select a pod only if the
+// pod has that label.
+type serviceIndex map[string]map[string][]*corev1.Service
+
+func indexKey(k, v string) string { return k + "=" + v }
+
+// servicesOf indexes the Services among the objects, so that a workload
+// meets only those that may select its pods.
+func servicesOf(objs []*manifest.Object) serviceIndex {
+	out := serviceIndex{}
+	for _, o := range objs {
+		svc, ok := o.Typed.(*corev1.Service)
+		if !ok || len(svc.Spec.Selector) == 0 {
+			continue
+		}
+		ns := svc.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		if out[ns] == nil {
+			out[ns] = map[string][]*corev1.Service{}
+		}
+		k := slices.Min(slices.Collect(maps.Keys(svc.Spec.Selector)))
+		key := indexKey(k, svc.Spec.Selector[k])
+		out[ns][key] = append(out[ns][key], svc)
 	}
 	return out
 }

@@ -84,6 +84,9 @@ type runOptions struct {
 	// unscoredSmall leaves small clusters to the bucket paths, so tests
 	// can compare those with judging node by node.
 	unscoredSmall bool
+	// rescheduleRepeats schedules every replica after a pending one
+	// again, so tests can compare with reusing its result.
+	rescheduleRepeats bool
 }
 
 func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
@@ -100,7 +103,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 			rcs[rc.Name] = rc
 		}
 	}
-	r := &runner{m: m, images: recording(in.Images), rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets, stored: in.Stored}
+	r := &runner{m: m, images: recording(in.Images), rcs: rcs, s: newScheduler(newNodes(in.Nodes, in.Pools), m), starts: map[startKey]bool{}, noKubelets: in.NoKubelets, stored: in.Stored, memo: in.Memo}
 	if in.Profile != nil {
 		r.s.scorer = newScorer(in.Profile)
 	}
@@ -118,6 +121,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 		r.s.recordFeasible = *opts.feasible
 	}
 	r.s.nodeByNode = opts.generic
+	r.rescheduleRepeats = opts.rescheduleRepeats
 	if in.FullScoring {
 		r.s.scoredBelow = math.MaxInt
 	}
@@ -125,6 +129,11 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 		r.s.scoredBelow = 0
 	}
 	res := &Result{Version: m.V.String(), Notes: notes}
+	listed := 0 // results place makes: a refused or pending pod past listedPods stands for the rest
+	for _, wl := range wls {
+		listed += min(wl.count, listedPods+1)
+	}
+	res.Pods = make([]PodResult, 0, listed)
 	for _, wl := range wls {
 		pods, err := r.place(ctx, wl)
 		if err != nil {
@@ -138,7 +147,9 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 	res.Workloads = workloadResults(wls, res.Pods)
 	res.Ties = r.s.ties
 	res.Pools = poolUsage(r.s.nodes)
-	res.Dependencies = dependencies(in, res)
+	if !in.NoDependencies {
+		res.Dependencies = dependencies(in, res)
+	}
 	res.Notes = append(res.Notes, r.notes(wls, total)...)
 	res.Notes = append(res.Notes, r.images.notes()...)
 	return res, nil
@@ -157,6 +168,9 @@ type runner struct {
 	// starts remembers which workloads start on which classes of nodes:
 	// the kubelet's checks read only the pod and the node's OS and build.
 	starts map[startKey]bool
+	memo   *Memo // Input.Memo
+	// rescheduleRepeats is runOptions.rescheduleRepeats.
+	rescheduleRepeats bool
 }
 
 type startKey struct {
@@ -186,14 +200,14 @@ func (r *runner) lookup() rule.ImageLookup {
 // prepare admits every workload's pod template: the workload's own
 // validation, the pod the controller creates, RuntimeClass admission, and
 // for a DaemonSet the nodes its controller makes pods for.
-func (r *runner) prepare(wls []*workload, services []*corev1.Service) {
+func (r *runner) prepare(wls []*workload, services serviceIndex) {
 	objs := make([]*manifest.Object, 0, len(wls))
 	for _, wl := range wls {
 		if !r.existing(wl) {
 			objs = append(objs, wl.obj)
 		}
 	}
-	invalid := validate(objs, r.rcs, r.m)
+	invalid := r.memo.validate(objs, r.rcs, r.m)
 	for _, wl := range wls {
 		wl.invalid = invalid[wl.obj]
 		wl.pod = podFor(wl)
@@ -234,6 +248,7 @@ func (r *runner) place(ctx context.Context, wl *workload) ([]PodResult, error) {
 	t := newTmpl(wl.sched)
 	notModelled := notModelled(wl.pod, wl.sched)
 	out := make([]PodResult, 0, min(wl.count, listedPods+1))
+	repeat := false // the previous replica's pending result stands for this one
 	for i := 0; i < wl.count; i++ {
 		if i%4096 == 4095 {
 			if err := ctx.Err(); err != nil {
@@ -241,14 +256,24 @@ func (r *runner) place(ctx context.Context, wl *workload) ([]PodResult, error) {
 			}
 		}
 		pr := PodResult{Workload: wl.ref, Namespace: wl.ns, Pod: wl.podName(i), NotModelled: notModelled}
-		if msg := wl.refusal(pr.Pod); msg != "" {
+		switch msg := wl.refusal(pr.Pod); {
+		case msg != "":
 			pr.Rejected, pr.RejectMessage = true, msg
-		} else {
+		case repeat:
+			pr = out[len(out)-1]
+			pr.Pod = wl.podName(i)
+		default:
 			var target *node
 			if wl.daemon {
 				target = wl.targets[i]
 			}
+			before := r.s.state()
 			r.run(t, wl, i, target, &pr)
+			// A pending pod binds nothing; when the cycle also left where
+			// the next search starts and drew no random number, the next
+			// replica (the same template, and no node named per replica)
+			// meets the same scheduler and gets the same answer.
+			repeat = pr.Pending && !wl.daemon && r.s.rand == nil && r.s.state() == before && !r.rescheduleRepeats
 		}
 		// A refused or pending pod changes nothing in the cluster: every
 		// later replica gets the same answer. Past the first listedPods

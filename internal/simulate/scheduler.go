@@ -200,6 +200,18 @@ func (s *scheduler) bind(t *tmpl, n *node, lbls labels.Set) *placed {
 	return p
 }
 
+// schedState is what of the scheduler's state a cycle can change without
+// binding: a pod that stays pending leaves all of it as it was, unless a
+// restricted search moved where the next one starts.
+type schedState struct {
+	epoch, ownersReset uint64
+	nextStart          int
+}
+
+func (s *scheduler) state() schedState {
+	return schedState{epoch: s.epoch, ownersReset: s.ownersReset, nextStart: s.nextStart}
+}
+
 // unbind removes the most recently bound pod.
 func (s *scheduler) unbind() {
 	p := s.placed[len(s.placed)-1]

@@ -97,7 +97,7 @@ func WriteText(w io.Writer, r *plan.Report, opts TextOptions) error {
 	sm := r.Summary
 	status := paint(report.Green, "no workload loses ready replicas")
 	if r.Broken() {
-		status = paint(report.Red, fmt.Sprintf("%d break, %d lose replicas", sm.Breaks, sm.Degraded))
+		status = paint(report.Red, fmt.Sprintf("%d break, %d lose replicas: %d ready replicas lost", sm.Breaks, sm.Degraded, sm.ReplicasLost))
 	}
 	fmt.Fprintf(bw, "\n%d workloads: %d unchanged, %d move, %d fixed, %d at risk: %s\n", sm.Workloads, sm.Unchanged, sm.Moves, sm.Fixed, sm.AtRisk, status)
 	return bw.Flush()
