@@ -46,7 +46,7 @@ var WindowsBuildUnsupported = &rule.Rule{
 		}
 		for _, pin := range pinnedBuilds(p) {
 			if b, ok := p.Model.BuildByNumber(pin.Build); ok && b.Build == pin.Build && !p.Model.NodeSupported(b) {
-				p.Reportf(pin.Path, "node.kubernetes.io/windows-build %s pins %s, %s", pin.Build, b.Name, unsupportedText(p, b))
+				p.Reportf(pin.Path, "%s %s pins %s, %s", pin.Label, pin.Value, b.Name, unsupportedText(p, b))
 			}
 		}
 	},
