@@ -40,7 +40,11 @@ var WindowsBuildUnsupported = &rule.Rule{
 					if mismatched(pools, pins, b.Build) {
 						return // image-build-mismatch says both in one finding
 					}
-					p.Reportf(path, "image %q is built for %s, %s", img.Ref, buildName(p, b.Build), unsupportedText(p, *b))
+					built := buildName(p, b.Build)
+					if img.BuildInferred {
+						built += " (inferred from its tag)"
+					}
+					p.Reportf(path, "image %q is built for %s, %s", img.Ref, built, unsupportedText(p, *b))
 				}
 			})
 		}
