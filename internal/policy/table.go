@@ -28,7 +28,7 @@ type exporter func(m winsupport.Model) []check
 // fails until it is in this table or in notExportable). Expressions read
 // the variables of workloadVariables; windows below means
 // variables.os == 'windows'.
-var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks)
+var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks, identityChecks, networkChecks)
 
 func merge(groups ...map[*rule.Rule]exporter) map[*rule.Rule]exporter {
 	out := map[*rule.Rule]exporter{}
@@ -99,13 +99,8 @@ var notExportable = map[*rule.Rule]string{
 
 	rules.WindowsPoolUntainted: "checks node pools kept as code (Karpenter NodePools, eksctl ClusterConfig); the exported policies match workloads only",
 
-	rules.SelectorTemplateMismatch:         "API rejection: the API server's own validation rejects these objects before admission policies run",
-	rules.OSLabelTypo:                      "not compiled to CEL yet",
-	rules.WindowsIgnoredAnnotation:         "not compiled to CEL yet",
-	rules.RetiredWindowsImage:              "not compiled to CEL yet",
-	rules.WindowsImageTagUnpublished:       "not compiled to CEL yet",
-	rules.WindowsRunAsNonRootAdministrator: "needs the image's configured user (registry or the well-known image table) where runAsUserName is unset; not compiled to CEL yet",
-	rules.WindowsRunAsNonRootNotEnforced:   "needs the image's configured user from the registry or the well-known image table",
+	rules.SelectorTemplateMismatch: "API rejection: the API server's own validation rejects these objects before admission policies run",
+	rules.OSLabelTypo:              "needs the cluster's node labels (a key the nodes carry is not a typo) and an edit distance to the known OS label keys, which CEL cannot compute",
 
 	rules.WindowsDNSPartialName:           "a partial name of the ns form needs the input's Services; the .svc forms are not compiled to CEL yet",
 	rules.WindowsDNSPartialNameConfig:     "needs other objects: the ConfigMaps a workload reads",

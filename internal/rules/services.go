@@ -26,6 +26,7 @@ var serviceRules = []*rule.Rule{
 	GMSAMissingCredentialSpecName,
 	WindowsRunAsNonRootAdministrator,
 	WindowsRunAsNonRootNotEnforced,
+	WindowsContainerPortLoopback,
 }
 
 // WindowsServiceExternalTrafficLocal: externalTrafficPolicy: Local in front

@@ -2,6 +2,7 @@ package winsupport
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -225,7 +226,20 @@ func tagBuild(tag string, windows bool) *Build {
 // yearBuildRE matches the ways third parties name a Windows Server
 // release in a tag word: windows2019, win2022, ws2025, windowsserver2019,
 // ltsc2019 (already a build tag).
-var yearBuildRE = regexp.MustCompile(`^(?:windows|win|ws|windowsserver|servercore|nanoserver)(2019|2022|2025)$`)
+var yearBuildRE = regexp.MustCompile(ThirdPartyYearWordRE())
+
+// thirdPartyYears are the Windows Server years third parties' tags name.
+var thirdPartyYears = []string{"2019", "2022", "2025"}
+
+// ThirdPartyYears are the Windows Server years a third party's tag may
+// name (windows-2019-amd64); the exported policies read tags with them.
+func ThirdPartyYears() []string { return slices.Clone(thirdPartyYears) }
+
+// ThirdPartyYearWordRE matches a tag word naming a Windows Server year
+// (windows2019, win2022, ws2025), the year its submatch.
+func ThirdPartyYearWordRE() string {
+	return `^(?:windows|win|ws|windowsserver|servercore|nanoserver)(` + strings.Join(thirdPartyYears, "|") + `)$`
+}
 
 // thirdPartyBuild reads a Windows build from the tag of an image winkube
 // does not know, as its publisher names it: a word such as windows2019, a
@@ -245,7 +259,7 @@ func thirdPartyBuild(tag string) *Build {
 			if next == "ltsc" && i+2 < len(words) {
 				next = words[i+2]
 			}
-			if next == "2019" || next == "2022" || next == "2025" {
+			if slices.Contains(thirdPartyYears, next) {
 				year = next
 				break
 			}
