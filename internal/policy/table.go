@@ -88,6 +88,7 @@ var notExportable = map[*rule.Rule]string{
 	rules.ImageBuildMismatch:            "needs each image's Windows build from the tag tables (with the per-repository tag exceptions) against the reachable pools' builds; not compiled to CEL yet",
 	rules.HyperVRuntimeClass:            "needs the RuntimeClass object the workload names; a policy sees only the request's object",
 	rules.RuntimeClassIsolationMismatch: "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
+	rules.RuntimeClassBuildUnsupported:  "checks RuntimeClass objects' own scheduling pins; the exported policies match workloads only (a workload naming the class is windows-build-unsupported's)",
 
 	rules.WindowsMissingStartupProbe: "needs the image size table (large Windows base images); not compiled to CEL yet",
 

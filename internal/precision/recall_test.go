@@ -15,10 +15,9 @@ const (
 	// recallTarget is issue 20's bar: at least 90% of the reviewed misses
 	// found.
 	recallTarget = 0.90
-	// recallFloor is the recall at the last review (16 of 17 reviewed
-	// misses found; the open one is a RuntimeClass's own build pin): a
-	// change that loses a found miss fails.
-	recallFloor = 16.0 / 17
+	// recallFloor is the recall at the last review (17 of 17 reviewed
+	// misses found): a change that loses a found miss fails.
+	recallFloor = 17.0 / 17
 )
 
 // miss is a problem an expert finds by reading a public file: the rule
