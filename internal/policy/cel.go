@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // variable is a named CEL expression of a policy; later ones may read
@@ -13,8 +14,8 @@ type variable struct{ name, expr string }
 
 // osKeys are the node labels that say something about a node's OS; the
 // engine reads only these from a workload's scheduling constraints
-// (internal/target).
-var osKeys = []string{cluster.LabelOS, cluster.LabelOSBeta, cluster.LabelWindowsBuild}
+// (internal/target), the managed platforms' OS labels included.
+var osKeys = append([]string{cluster.LabelOS, cluster.LabelOSBeta, cluster.LabelWindowsBuild}, winsupport.CloudOSLabelKeys()...)
 
 // celList renders strings as a CEL list literal.
 func celList(ss []string) string {
@@ -53,8 +54,7 @@ func celString(s string) string {
 // workloadVariables derive, once per request, what internal/target derives
 // for the engine. They need params (the cluster profile, see params.go).
 func workloadVariables() []variable {
-	linux := fmt.Sprintf("{%s: 'linux', %s: 'linux'}", celString(cluster.LabelOS), celString(cluster.LabelOSBeta))
-	windows := fmt.Sprintf("{%s: 'windows', %s: 'windows', %s: b}", celString(cluster.LabelOS), celString(cluster.LabelOSBeta), celString(cluster.LabelWindowsBuild))
+	windows := windowsNode("b")
 	windowsNoBuild := fmt.Sprintf("{%s: 'windows', %s: 'windows'}", celString(cluster.LabelOS), celString(cluster.LabelOSBeta))
 	vs := []variable{
 		// The pod spec of a Pod, a pod template or a CronJob's job template.
@@ -68,13 +68,14 @@ func workloadVariables() []variable {
 		{"osTerms", `variables.spec.?affinity.?nodeAffinity.?requiredDuringSchedulingIgnoredDuringExecution.?nodeSelectorTerms.orValue([]).map(t, t.?matchExpressions.orValue([]).filter(e, e.key in ` + celList(osKeys) + `))`},
 		{"buildsRaw", `params.data.builds.split(',').filter(b, b != '')`},
 		{"buildsNorm", `params.data.buildNumbers.split(',').filter(b, b != '')`},
-		{"schedLinux", `size(variables.osTerms) == 0 ? ` + matchSelector(linux) + ` : ` + matchNode(linux)},
+		{"cloudOS", cloudOSExpr},
+		{"schedLinux", linuxNodes() + `.exists(L, size(variables.osTerms) == 0 ? ` + matchSelector("L") + ` : ` + matchNode("L") + `)`},
 		// The normalised builds of the Windows nodes the constraints admit.
 		// Without affinity terms or a build in the nodeSelector, all or none
 		// (the common case, spared the loop over the builds).
-		{"allowedBuilds", `size(variables.osTerms) == 0 && !(` + celString(cluster.LabelWindowsBuild) + ` in variables.nodeSelector) ? ` +
+		{"allowedBuilds", `size(variables.osTerms) == 0 && !(` + celString(cluster.LabelWindowsBuild) + ` in variables.nodeSelector) && !variables.cloudOS ? ` +
 			`(` + matchSelector(windowsNoBuild) + ` ? variables.buildsNorm : []) : ` +
-			`variables.buildsRaw.transformList(i, b, ` + matchNode(windows) + `, variables.buildsNorm[i])`},
+			`variables.buildsRaw.transformList(i, b, [` + windows + `].exists(L, ` + matchNode("L") + `), variables.buildsNorm[i])`},
 		{"schedWindows", `size(variables.allowedBuilds) > 0`},
 		// target.Facts.Builds is set (the build constraint binds) only when
 		// some but not all candidate builds are admitted: admitting none

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -27,11 +26,18 @@ func celMap(kv map[string]string) string {
 //
 //	imgFull          the first 10.0.NNNNN of the tag if it is a known build, else ''
 //	imgWords         the tag words naming a build, as their build tag (1809, ltsc2022)
-//	imgBuilds        winsupport.Image.Build: the build the tag implies, a
-//	                 bare SAC number only for an image otherwise Windows; ''
+//	imgBuildsTag     the build a build tag of the image names, a bare SAC
+//	                 number only for an image otherwise Windows; ''
+//	imgBuilds        winsupport.Image.Build: imgBuildsTag, else the build a
+//	                 third party's tag names (imgThirdParty)
+//	imgInferred      winsupport.Image.BuildInferred: imgBuilds came from
+//	                 imgThirdParty
 //	imgBuildsAsWin   the same read as for a Windows workload (WindowsTagBuild)
-//	buildPins        rules.pinnedBuilds: the nodeSelector's windows-build and
-//	                 the In values of windows-build affinity expressions
+//	buildPinPairs    rules.pinnedBuilds as [build, "label value"]: the
+//	                 nodeSelector's windows-build and platform OS labels
+//	                 (kubernetes.azure.com/os-sku Windows2019 is 10.0.17763)
+//	                 and the In values of such affinity expressions
+//	buildPins        their builds
 //	hostBuilds       rules.buildHosts: the builds of the Windows pools the
 //	                 workload admits and the admitted builds it pins
 //	buildHosts       rules.buildHosts as [label, build] pairs, the label as
@@ -53,7 +59,6 @@ func buildVariables(m winsupport.Model) []variable {
 	windowsWord := `(variables.imgTable[i][0] == 'windows' || t.matches('windows|nanoserver|servercore'))`
 	strip := `w.startsWith('windowsservercore') ? w.substring(17) : w.startsWith('nanoserver') ? w.substring(10) : w`
 	build := celString(cluster.LabelWindowsBuild)
-	windows := fmt.Sprintf("{%s: 'windows', %s: 'windows', %s: b}", celString(cluster.LabelOS), celString(cluster.LabelOSBeta), build)
 	normalise := `(` + celList(known) + `.filter(k, v == k || v.startsWith(k + '.')) + [v])[0]`
 	moved := `variables.imgRefs[i].substring(0, variables.imgRefs[i].lastIndexOf(':'))`
 	for _, mv := range movedRepos {
@@ -75,19 +80,33 @@ func buildVariables(m winsupport.Model) []variable {
 			eol = append(eol, b.Build)
 		}
 	}
+	// rules.pinBuild: the build a pin's value names, keyed by
+	// "label=value" for the platforms' labels.
+	buildKeys := append([]string{cluster.LabelWindowsBuild}, winsupport.CloudOSLabelKeys()...)
+	cloudBuilds := map[string]string{}
+	for _, b := range m.Builds() {
+		for k, v := range m.CloudWindowsLabels(b.Build) {
+			cloudBuilds[k+"="+v] = b.Build
+		}
+	}
 	pins := `variables.buildPins.map(v, ` + normalise + `).filter(v, !variables.constrained || v in variables.allowedRaw)`
 	return []variable{
 		{"imgFull", `variables.imgTags.map(t, t.find('(^|[^0-9])10\\.0\\.[0-9]{5}([^0-9]|$)').find('10\\.0\\.[0-9]{5}')).map(n, n in ` + celList(known) + ` ? n : '')`},
 		{"imgWords", `variables.imgTags.map(t, t.findAll('[a-z0-9]+').map(w, ` + strip + `).filter(w, w in ` + celMap(tagBuild) + `))`},
-		{"imgBuilds", `variables.imgTags.transformList(i, t, variables.imgFull[i] != '' ? variables.imgFull[i] : ` +
+		{"imgBuildsTag", `variables.imgTags.transformList(i, t, variables.imgFull[i] != '' ? variables.imgFull[i] : ` +
 			`(variables.imgWords[i].filter(w, w.startsWith('ltsc') || ` + windowsWord + `).map(w, ` + celMap(tagBuild) + `[w]) + [''])[0])`},
+		{"imgBuilds", `variables.imgBuildsTag.transformList(i, b, b != '' ? b : variables.imgThirdParty[i])`},
+		{"imgInferred", `variables.imgBuildsTag.transformList(i, b, b == '' && variables.imgThirdParty[i] != '')`},
 		{"imgBuildsAsWin", `variables.imgTags.transformList(i, t, variables.imgFull[i] != '' ? variables.imgFull[i] : (variables.imgWords[i].map(w, ` + celMap(tagBuild) + `[w]) + [''])[0])`},
-		{"buildPins", `(` + build + ` in variables.nodeSelector ? [variables.nodeSelector[` + build + `]] : []) + ` +
+		{"buildPinPairs", `(` + celList(buildKeys) + `.filter(k, k in variables.nodeSelector).map(k, [k, string(variables.nodeSelector[k])]) + ` +
 			`variables.spec.?affinity.?nodeAffinity.?requiredDuringSchedulingIgnoredDuringExecution.?nodeSelectorTerms.orValue([]).map(t, ` +
-			`t.?matchExpressions.orValue([]).filter(e, e.key == ` + build + ` && e.operator == 'In').map(e, e.?values.orValue([])).flatten()).flatten()`},
+			`t.?matchExpressions.orValue([]).filter(e, e.key in ` + celList(buildKeys) + ` && e.operator == 'In').map(e, e.?values.orValue([]).map(v, [string(e.key), string(v)])).flatten()).flatten())` +
+			`.filter(x, x[0] == ` + build + ` || (x[0] + '=' + x[1]) in ` + celMap(cloudBuilds) + `)` +
+			`.map(x, [x[0] == ` + build + ` ? x[1] : ` + celMap(cloudBuilds) + `[x[0] + '=' + x[1]], x[0] + ' ' + x[1]])`},
+		{"buildPins", `variables.buildPinPairs.map(x, x[0])`},
 		// The raw candidate builds the constraints admit (target's
 		// Facts.Builds), which rules.buildHosts compares pins against.
-		{"allowedRaw", `variables.buildsRaw.filter(b, ` + matchNode(windows) + `)`},
+		{"allowedRaw", `variables.buildsRaw.filter(b, [` + windowsNode("b") + `].exists(L, ` + matchNode("L") + `))`},
 		{"hostBuilds", `variables.winPools.transformList(i, p, variables.buildOK[i] && p[1] != '', p[1]) + ` +
 			`variables.buildPins.map(v, ` + normalise + `).filter(v, !variables.constrained || v in variables.allowedRaw)`},
 		// rules.buildHosts with its labels, [label, build]: the admitted
@@ -165,8 +184,8 @@ func buildUnsupportedChecks(m winsupport.Model) []check {
 		return `', which Kubernetes ` + m.V.String() + ` does not support as a node OS (supported in ' + ` + supports + `[` + b + `] + ')'`
 	}
 	images := `variables.imgBuilds.transformList(i, b, b in ` + celList(unsupportedImg) + ` && !variables.hostBuilds.exists(h, h != b), ` +
-		`'image "' + variables.containers[i].image + '" is built for ' + ` + full + `[b] + ` + unsupported("b") + `)`
-	pins := `variables.buildPins.filter(v, v in ` + celList(unsupportedPin) + `).map(v, 'node.kubernetes.io/windows-build ' + v + ' pins ' + ` + name + `[v] + ` + unsupported("v") + `)`
+		`'image "' + variables.containers[i].image + '" is built for ' + ` + full + `[b] + (variables.imgInferred[i] ? ' (inferred from its tag)' : '') + ` + unsupported("b") + `)`
+	pins := `variables.buildPinPairs.filter(x, x[0] in ` + celList(unsupportedPin) + `).map(x, x[1] + ' pins ' + ` + name + `[x[0]] + ` + unsupported("x[0]") + `)`
 	msgs := `((variables.hostProcess ? [] : ` + images + `) + ` + pins + `)`
 	fires := `variables.os != 'linux' && ((!variables.hostProcess && variables.imgBuilds.exists(b, b in ` + celList(unsupportedImg) + ` && !variables.hostBuilds.exists(h, h != b))) || ` +
 		`variables.buildPins.exists(v, v in ` + celList(unsupportedPin) + `))`

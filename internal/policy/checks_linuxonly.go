@@ -74,8 +74,12 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 			`(m.?subPathExpr.orValue('') != '' ? ['subPathExpr "' + m.subPathExpr + '" of volume "' + m.name + '"' + ` + tail + `] : [])).flatten()`
 		return []check{{expr: win + ` && !variables.hostProcess && size(` + msgs + `) > 0`, detail: msgs + `.join('; ')`}}
 	},
-	rules.WindowsMountPropagation: func(winsupport.Model) []check {
-		set := `m.?mountPropagation.orValue('None') != 'None'`
+	rules.WindowsMountPropagation: func(m winsupport.Model) []check {
+		// Mounts of a volume windows-unsupported-volume reports are left
+		// to it (rules.volumeBroken): the volume is the cause.
+		named := volumes + `.filter(v, v.name == m.name)`
+		broken := `(size(` + named + `) > 0 && ` + `[` + named + `[0]].exists(v, ` + unsupportedKind(m, "v") + ` != '' || (!variables.hostProcess && ` + linuxHostPath(m, "v") + `)))`
+		set := `m.?mountPropagation.orValue('None') != 'None' && !` + broken
 		return []check{{expr: win + ` && ` + mounts + `.exists(m, ` + set + `)`,
 			detail: mounts + `.filter(m, ` + set + `).map(m, ` + celf(rules.MountPropagationMsg, `m.mountPropagation`, `m.name`) + `).join('; ')`}}
 	},
@@ -86,16 +90,13 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 	},
 	rules.WindowsUnsupportedVolume: func(m winsupport.Model) []check {
 		notes := map[string]string{}
-		var unsupported []string
 		for _, t := range m.VolumeTypes() {
 			if t.Windows == winsupport.Unsupported {
-				unsupported = append(unsupported, t.Name)
 				notes[t.Name] = t.Note
 			}
 		}
-		// A volume has one source: the first unsupported type it names.
-		kind := `(` + celList(unsupported) + `.filter(t, t in v) + [''])[0]`
-		hostPath := `has(v.hostPath) && ` + linuxSystemRoot(`v.hostPath.path`) + ` != '' && !` + windowsNodePath(m, cleanPath(`v.hostPath.path`))
+		kind := unsupportedKind(m, "v")
+		hostPath := linuxHostPath(m, "v")
 		return []check{
 			{expr: win + ` && ` + volumes + `.exists(v, ` + kind + ` != '')`,
 				detail: volumes + `.filter(v, ` + kind + ` != '').map(v, ` + kind + ` + ' volume "' + v.name + '" is not supported on Windows (' + ` + mapLiteral(notes) + `[` + kind + `] + '): it will not mount and the pod stays in ContainerCreating').join('; ')`},
@@ -119,7 +120,9 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 		// rules.WindowsMissingResources: one finding per workload naming
 		// up to three containers (variables.missingResources).
 		n := `size(variables.missingResources)`
-		return []check{{expr: win + ` && ` + n + ` > 0`,
+		// Helm test hooks run once, under helm test (rules.helmTestHook).
+		helmTest := `object.metadata.?annotations.orValue({})[?'helm.sh/hook'].orValue('').split(',').exists(h, h.trim() in ['test', 'test-success', 'test-failure'])`
+		return []check{{expr: win + ` && ` + n + ` > 0 && !` + helmTest,
 			detail: `(` + n + ` == 1 ? 'container ' : 'containers ') + ` + andList(`variables.missingResourcesShown`) +
 				` + (` + n + ` == 1 ? ' has' : ' have') + ' no memory limit or no cpu/memory requests; a Windows node has no OOM killer to protect it'`}}
 	},
@@ -132,4 +135,24 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 			detail: `variables.spec.?initContainers.orValue([]).filter(c, ` + sidecar + `).map(c, 'init container "' + c.name + '" is a sidecar (restartPolicy: Always), which Kubernetes ` + m.V.String() +
 				` does not enable: it runs as a plain init container and, if it never exits, the pod never starts').join('; ')`}}
 	},
+}
+
+// unsupportedKind is CEL for the volume type Windows does not support
+// that the volume v (a CEL expression) names, or the empty string: a volume has one
+// source, the first unsupported type it names.
+func unsupportedKind(m winsupport.Model, v string) string {
+	var unsupported []string
+	for _, t := range m.VolumeTypes() {
+		if t.Windows == winsupport.Unsupported {
+			unsupported = append(unsupported, t.Name)
+		}
+	}
+	return `(` + celList(unsupported) + `.filter(t, t in ` + v + `) + [''])[0]`
+}
+
+// linuxHostPath is CEL for "the volume v is a hostPath at a Linux system
+// location" (winsupport.Model.LinuxSystemPath, the Windows node paths
+// aside).
+func linuxHostPath(m winsupport.Model, v string) string {
+	return `has(` + v + `.hostPath) && ` + linuxSystemRoot(v+`.hostPath.path`) + ` != '' && !` + windowsNodePath(m, cleanPath(v+`.hostPath.path`))
 }

@@ -47,12 +47,14 @@ var placementChecks = map[*rule.Rule]exporter{
 		}
 	},
 	rules.MissingWindowsToleration: func(winsupport.Model) []check {
-		// The first untolerated taint of the first Windows pool with one
+		// The first untolerated taint of the first admitted Windows pool with one
 		// (as [key, value, effect, string, pool]); a toleration that
 		// matches it but for letter case is named instead.
-		x := `variables.winPools.transformList(i, p, size(variables.untolerated[i]) > 0, variables.untolerated[i][0] + [p[0]])[0]`
+		// Pools a build pin keeps the pods off are skipped, whatever their
+		// taints (rules.buildAllowed).
+		x := `variables.winPools.transformList(i, p, variables.buildOK[i] && size(variables.untolerated[i]) > 0, variables.untolerated[i][0] + [p[0]])[0]`
 		return []check{{
-			expr: `variables.os == 'windows' && variables.pinned && variables.untolerated.exists(u, size(u) > 0)`,
+			expr: `variables.os == 'windows' && variables.pinned && ` + anyTainted,
 			detail: `(` + caseOnlyExpr(x) + ` ? ` + celf(rules.TaintCaseMsg, x+`[3]`) + ` : ` +
 				`(variables.isDaemonSet ? ` + celf(rules.UntoleratedTaintDaemonSetMsg, x+`[3]`, x+`[4]`) + ` : ` +
 				celf(rules.UntoleratedTaintMsg, x+`[3]`, x+`[4]`) + `))`,

@@ -34,8 +34,12 @@ func imageVariables() []variable {
 		{"imgRow", `variables.imgRepos.map(r, [r.find(` + celString(prefixRE(m, winsupport.PlatformWindows)) + `), r.find(` + celString(prefixRE(m, winsupport.PlatformLinux)) + `), ` +
 			`r.find(` + celString(prefixRE(m, winsupport.PlatformMulti)) + `)].sortBy(p, -size(p))[0])`},
 		{"imgTable", `variables.imgPrefix.map(t, t[0] + t[1] + t[2] == 0 ? [t[3] == 1 ? 'windows' : ''] : t[0] > t[1] && t[0] > t[2] ? ['windows'] : t[1] > t[2] ? ['linux'] : ['multi'])`},
+		// winsupport's thirdPartyBuild: for a repository the image table
+		// does not know, the build its publisher's tag names (windows-2019,
+		// v2025.4-windows2019, 1809-jan2020), or ''.
+		{"imgThirdParty", `variables.imgTags.transformList(i, t, variables.imgPrefix[i][0] + variables.imgPrefix[i][1] + variables.imgPrefix[i][2] == 0 ? ` + thirdPartyBuild(m, "t") + ` : '')`},
 		{"imgPlatforms", `variables.imgTable.transformList(i, t, t[0] == 'windows' ? 'windows' : ` +
-			`(variables.imgTags[i].matches('windows|nanoserver|servercore') || variables.imgTags[i].matches(` + celString(fullBuildRE(m)) + `) || variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(ltscWordRE(m)) + `))) ? 'windows' : ` +
+			`(variables.imgThirdParty[i] != '' || variables.imgTags[i].matches('windows|nanoserver|servercore') || variables.imgTags[i].matches(` + celString(fullBuildRE(m)) + `) || variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(ltscWordRE(m)) + `))) ? 'windows' : ` +
 			`t[0] == 'multi' && variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(linuxVariantRE(m)) + `)) ? 'linux' : ` +
 			`t[0] == 'windows' || t[0] == 'linux' || t[0] == 'multi' ? t[0] : '')`},
 	}
@@ -104,4 +108,27 @@ func ltscWordRE(m winsupport.Model) string {
 // multi-platform repository; trailing digits are ignored.
 func linuxVariantRE(m winsupport.Model) string {
 	return `^(` + strings.Join(m.LinuxVariantWords(), "|") + `)[0-9]*$`
+}
+
+// thirdPartyBuild is CEL for winsupport's thirdPartyBuild over the
+// lowercased tag t: a tag word naming a Windows Server year
+// (windows2019, ws2025), a "windows" or "ltsc" word followed by a year
+// (windows-2019, windows-ltsc-2022), else a dotless tag starting with
+// 1809; the build of the matching tag, or the empty string.
+func thirdPartyBuild(m winsupport.Model, t string) string {
+	tags := map[string]string{}
+	for _, b := range m.Builds() {
+		for _, bt := range b.Tags {
+			if _, ok := tags[bt]; !ok {
+				tags[bt] = b.Build
+			}
+		}
+	}
+	years := celList(winsupport.ThirdPartyYears())
+	yearWord := celString(winsupport.ThirdPartyYearWordRE())
+	cond := `(w.matches(` + yearWord + `) || ((w == 'windows' || w == 'ltsc') && j + 1 < size(ws) && (ws[j + 1] in ` + years + ` || (ws[j + 1] == 'ltsc' && j + 2 < size(ws) && ws[j + 2] in ` + years + `))))`
+	year := `(w.matches(` + yearWord + `) ? w.substring(size(w) - 4) : ws[j + 1] in ` + years + ` ? ws[j + 1] : ws[j + 2])`
+	return `[` + t + `.findAll('[a-z0-9]+')].map(ws, [(ws.transformList(j, w, ` + cond + `, ` + year + `) + [''])[0]].map(y, ` +
+		`y != '' ? ` + mapLiteral(tags) + `[?('ltsc' + y)].orValue('') : ` +
+		`size(ws) > 0 && ws[0] == '1809' && ` + t + `.startsWith('1809') && !` + t + `.contains('.') ? ` + mapLiteral(tags) + `[?'1809'].orValue('') : '')[0])[0]`
 }

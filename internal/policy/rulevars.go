@@ -1,9 +1,12 @@
 package policy
 
 import (
+	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 
+	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -74,9 +77,12 @@ func ruleVariables() []variable {
 		`.map(x, 'mountPath "' + x[0] + '" is under ' + x[1] + ', where only Linux programs look')).flatten()`
 	// rules.WindowsMissingResources: the regular containers lacking a
 	// memory limit or a cpu request (a limit stands in for its request),
-	// pause images left out; shown as at most three names and "N more".
+	// pause images and node agents left out; shown as at most three names and "N more".
 	lacks := `(!('memory' in c.?resources.?limits.orValue({})) || (!('cpu' in c.?resources.?requests.orValue({})) && !('cpu' in c.?resources.?limits.orValue({}))))`
-	missing := `variables.spec.?containers.orValue([]).filter(c, ` + lacks + ` && !c.?image.orValue('').matches(` + celString(pauseImageRE()) + `)).map(c, '"' + c.name + '"')`
+	// A DaemonSet container lacking only its memory limit (requests set)
+	// is a node agent left unlimited on purpose.
+	agent := `(variables.isDaemonSet && !('memory' in c.?resources.?limits.orValue({})) && 'memory' in c.?resources.?requests.orValue({}) && ('cpu' in c.?resources.?requests.orValue({}) || 'cpu' in c.?resources.?limits.orValue({})))`
+	missing := `variables.spec.?containers.orValue([]).filter(c, ` + lacks + ` && !` + agent + ` && !c.?image.orValue('').matches(` + celString(pauseImageRE()) + `)).map(c, '"' + c.name + '"')`
 	n := `size(variables.missingResources)`
 	shown := n + ` <= 3 ? variables.missingResources : variables.missingResources.slice(0, 3) + [string(` + n + ` - 3) + ' more']`
 	vs := []variable{
@@ -91,5 +97,55 @@ func ruleVariables() []variable {
 		{"missingResourcesShown", shown},
 	}
 	vs = append(vs, buildVariables(m)...)
+	vs = append(vs, nonRootVariables(m)...)
 	return append(vs, imageSourceVariable())
+}
+
+// cloudOSExpr is true when the workload's nodeSelector or required node
+// affinity names a managed platform's OS label (AKS's OS SKU, GKE's
+// Windows version): only then do the synthetic nodes need those labels.
+var cloudOSExpr = `variables.nodeSelector.exists(k, k in ` + celList(winsupport.CloudOSLabelKeys()) + `) || ` +
+	`variables.osTerms.exists(t, t.exists(e, e.key in ` + celList(winsupport.CloudOSLabelKeys()) + `))`
+
+// linuxNodes is the CEL list of the Linux nodes internal/target matches a
+// workload's constraints against: a bare one, and one per managed
+// platform's Linux OS label (winsupport.Model.CloudLinuxLabels). Without
+// a platform label in the constraints (variables.cloudOS), only the bare
+// node is tried.
+func linuxNodes() string {
+	base := map[string]string{cluster.LabelOS: "linux", cluster.LabelOSBeta: "linux"}
+	nodes := []string{mapLiteral(base)}
+	for _, cloud := range (winsupport.Model{}).CloudLinuxLabels() {
+		l := maps.Clone(base)
+		maps.Copy(l, cloud)
+		nodes = append(nodes, mapLiteral(l))
+	}
+	return `(variables.cloudOS ? [` + strings.Join(nodes, ", ") + `] : [` + nodes[0] + `])`
+}
+
+// windowsNode is CEL for the labels of a Windows node of the raw build b
+// (a CEL expression), as internal/target labels it: the OS labels, the
+// build and, for a build the managed platforms provision, their OS labels
+// (winsupport.Model.CloudWindowsLabels, looked up by the raw value as
+// target does).
+func windowsNode(b string) string {
+	base := func(build string) map[string]string {
+		return map[string]string{cluster.LabelOS: "windows", cluster.LabelOSBeta: "windows", cluster.LabelWindowsBuild: build}
+	}
+	m := winsupport.Default()
+	var entries []string
+	for _, bd := range m.Builds() {
+		cloud := m.CloudWindowsLabels(bd.Build)
+		if len(cloud) == 0 {
+			continue
+		}
+		l := base(bd.Build)
+		maps.Copy(l, cloud)
+		entries = append(entries, celString(bd.Build)+": "+mapLiteral(l))
+	}
+	plain := fmt.Sprintf("{%s: 'windows', %s: 'windows', %s: %s}", celString(cluster.LabelOS), celString(cluster.LabelOSBeta), celString(cluster.LabelWindowsBuild), "string("+b+")")
+	if len(entries) == 0 {
+		return plain
+	}
+	return `(variables.cloudOS ? {` + strings.Join(entries, ", ") + `}[?` + b + `].orValue(` + plain + `) : ` + plain + `)`
 }

@@ -28,7 +28,7 @@ type exporter func(m winsupport.Model) []check
 // fails until it is in this table or in notExportable). Expressions read
 // the variables of workloadVariables; windows below means
 // variables.os == 'windows'.
-var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks, networkChecks)
+var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks, identityChecks, networkChecks)
 
 func merge(groups ...map[*rule.Rule]exporter) map[*rule.Rule]exporter {
 	out := map[*rule.Rule]exporter{}
@@ -88,6 +88,7 @@ var notExportable = map[*rule.Rule]string{
 	rules.ImageBuildMismatch:            "needs each image's Windows build from the tag tables (with the per-repository tag exceptions) against the reachable pools' builds; not compiled to CEL yet",
 	rules.HyperVRuntimeClass:            "needs the RuntimeClass object the workload names; a policy sees only the request's object",
 	rules.RuntimeClassIsolationMismatch: "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
+	rules.RuntimeClassBuildUnsupported:  "checks RuntimeClass objects' own scheduling pins; the exported policies match workloads only (a workload naming the class is windows-build-unsupported's)",
 
 	rules.WindowsMissingStartupProbe: "needs the image size table (large Windows base images); not compiled to CEL yet",
 
@@ -99,13 +100,8 @@ var notExportable = map[*rule.Rule]string{
 
 	rules.WindowsPoolUntainted: "checks node pools kept as code (Karpenter NodePools, eksctl ClusterConfig); the exported policies match workloads only",
 
-	rules.SelectorTemplateMismatch:         "API rejection: the API server's own validation rejects these objects before admission policies run",
-	rules.OSLabelTypo:                      "not compiled to CEL yet",
-	rules.WindowsIgnoredAnnotation:         "not compiled to CEL yet",
-	rules.RetiredWindowsImage:              "not compiled to CEL yet",
-	rules.WindowsImageTagUnpublished:       "not compiled to CEL yet",
-	rules.WindowsRunAsNonRootAdministrator: "needs the image's configured user (registry or the well-known image table) where runAsUserName is unset; not compiled to CEL yet",
-	rules.WindowsRunAsNonRootNotEnforced:   "needs the image's configured user from the registry or the well-known image table",
+	rules.SelectorTemplateMismatch: "API rejection: the API server's own validation rejects these objects before admission policies run",
+	rules.OSLabelTypo:              "needs the cluster's node labels (a key the nodes carry is not a typo) and an edit distance to the known OS label keys, which CEL cannot compute",
 
 	rules.WindowsDNSPartialName:           "a partial name of the ns form needs the input's Services; the .svc forms are not compiled to CEL yet",
 	rules.WindowsDNSPartialNameConfig:     "needs other objects: the ConfigMaps a workload reads",

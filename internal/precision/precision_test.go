@@ -181,8 +181,11 @@ func TestPrecision(t *testing.T) {
 	if overall < floor {
 		t.Errorf("precision %.1f%% fell under the %.0f%% it was at the last review", overall*100, floor*100)
 	}
+	if recall < recallTarget {
+		t.Errorf("recall %.1f%% on the reviewed misses is under issue 20's %.0f%%", recall*100, recallTarget*100)
+	}
 	if recall < recallFloor {
-		t.Errorf("recall %.1f%% on the reviewed misses fell under the %.1f%% of the last review (issue 20's target is %.0f%%)", recall*100, recallFloor*100, recallTarget*100)
+		t.Errorf("recall %.1f%% on the reviewed misses fell under the %.1f%% of the last review", recall*100, recallFloor*100)
 	}
 	if *update {
 		if err := os.WriteFile(doc, text, 0o644); err != nil {

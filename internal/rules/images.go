@@ -20,6 +20,7 @@ var imageRules = []*rule.Rule{
 	LinuxImageOnWindows,
 	HyperVRuntimeClass,
 	RuntimeClassIsolationMismatch,
+	RuntimeClassBuildUnsupported,
 	WindowsIgnoredAnnotation,
 	RetiredWindowsImage,
 	WindowsImageTagUnpublished,

@@ -19,6 +19,21 @@ var ignoredWindowsAnnotations = map[string]string{
 	"experimental.windows.kubernetes.io/isolation-type": "set runtimeClassName to a RuntimeClass whose handler runs Hyper-V isolation (containerd's runhcs-wcow-hypervisor), with a scheduling nodeSelector for the nodes that have that handler",
 }
 
+// IgnoredAnnotationMsg is windows-ignored-annotation's message: the key
+// and its value.
+const IgnoredAnnotationMsg = "annotation %s: %s is not read by the kubelet or containerd (experimental Hyper-V support was removed in Kubernetes 1.21); the pod runs process-isolated"
+
+// IgnoredWindowsAnnotationKeys are the annotations windows-ignored-annotation
+// reports, sorted (the exported policies read them).
+func IgnoredWindowsAnnotationKeys() []string {
+	keys := make([]string, 0, len(ignoredWindowsAnnotations))
+	for k := range ignoredWindowsAnnotations {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // WindowsIgnoredAnnotation: Windows annotations nothing reads any more.
 var WindowsIgnoredAnnotation = &rule.Rule{
 	ID:       "windows-ignored-annotation",
@@ -47,7 +62,7 @@ var WindowsIgnoredAnnotation = &rule.Rule{
 		meta := strings.TrimSuffix(rule.Path(p.Workload.SpecPath), "spec") + "metadata"
 		for _, k := range keys {
 			p.Report(rule.Finding{Path: meta + ".annotations[" + k + "]",
-				Message: fmt.Sprintf("annotation %s: %s is not read by the kubelet or containerd (experimental Hyper-V support was removed in Kubernetes 1.21); the pod runs process-isolated", k, ann[k]),
+				Message: fmt.Sprintf(IgnoredAnnotationMsg, k, ann[k]),
 				Hint:    ignoredWindowsAnnotations[k]})
 		}
 	},

@@ -116,8 +116,11 @@ func reportBuildMismatch(p *rule.Pass, img winsupport.Image, path *field.Path, p
 		where = append(where, "the workload pins node.kubernetes.io/windows-build "+hostList(badPins, true))
 	}
 	built := fmt.Sprintf("image %q is built for %s", img.Ref, buildName(p, img.Build.Build))
-	if p.Images != nil {
+	switch {
+	case p.Images != nil:
 		built += " (by its tag: the registry could not be asked)"
+	case img.BuildInferred:
+		built += " (inferred from its tag)"
 	}
 	if b := *img.Build; len(where) > 0 && !(b.Channel == winsupport.SAC && b.EOL) && !p.Model.NodeSupported(b) {
 		// One finding per cause: windows-build-unsupported leaves this image to us.

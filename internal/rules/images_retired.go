@@ -10,6 +10,12 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
+// Messages of the two rules, which the exported policies share.
+const (
+	RetiredImageMsg   = "image %q is in Microsoft's retired Docker Hub repository, which gets no new tags or security updates; its images moved to %s"
+	UnpublishedTagMsg = "image %q does not exist: the repository tags this build %q; the pull fails with manifest unknown"
+)
+
 // RetiredWindowsImage: Microsoft's retired Docker Hub repositories.
 var RetiredWindowsImage = &rule.Rule{
 	ID:       "retired-windows-image",
@@ -35,7 +41,7 @@ var RetiredWindowsImage = &rule.Rule{
 				return
 			}
 			p.Report(rule.Finding{Path: rule.Path(cp.Child("image")),
-				Message: fmt.Sprintf("image %q is in Microsoft's retired Docker Hub repository, which gets no new tags or security updates; its images moved to %s", c.Image, to),
+				Message: fmt.Sprintf(RetiredImageMsg, c.Image, to),
 				Hint:    fmt.Sprintf("use %s with a tag for your nodes' Windows build", to)})
 		})
 	},
@@ -64,7 +70,7 @@ var WindowsImageTagUnpublished = &rule.Rule{
 			}
 			path := rule.Path(cp.Child("image"))
 			p.Report(rule.Finding{Path: path,
-				Message: fmt.Sprintf("image %q does not exist: the repository tags this build %q; the pull fails with manifest unknown", c.Image, fixed),
+				Message: fmt.Sprintf(UnpublishedTagMsg, c.Image, fixed),
 				Fix:     &rule.Fix{Title: "use " + fixed, Safe: true, Edits: []rule.Edit{{Op: rule.Set, Path: path, Value: fixed}}}})
 		})
 	},

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	nodev1 "k8s.io/api/node/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/rule"
 )
@@ -98,4 +99,44 @@ func handlerIsolation(p *rule.Pass, handler string) string {
 		return processIsolation
 	}
 	return ""
+}
+
+// RuntimeClassBuildUnsupported: a RuntimeClass pinned to a Windows build
+// no supported node runs.
+var RuntimeClassBuildUnsupported = &rule.Rule{
+	ID:       "runtimeclass-build-unsupported",
+	Title:    "RuntimeClass pins a Windows build this Kubernetes version does not support",
+	Severity: rule.Warning,
+	Category: rule.Images,
+	Kinds:    []string{"RuntimeClass"},
+	Doc: rule.Doc{
+		What: "Reports RuntimeClass objects whose scheduling.nodeSelector pins a Windows build (node.kubernetes.io/windows-build, or a managed platform's OS label such as kubernetes.azure.com/os-sku: Windows2019) that the selected Kubernetes version does not support as a node OS. The same pin reached through a workload's runtimeClassName is windows-build-unsupported's.",
+		Why:  "The API server merges a RuntimeClass's scheduling.nodeSelector into every pod that names the class. A pin to a build no supported node runs (Windows Server 2019 after 1.33, an end-of-life Semi-Annual Channel release) leaves every such pod Pending once those nodes are gone, whoever writes the pods.",
+		Fix:  "Pin a supported build (10.0.20348 or 10.0.26100) in the RuntimeClass, with images built for it, or retire the class.",
+		Sources: []string{
+			"https://kubernetes.io/docs/concepts/containers/runtime-class/#scheduling (scheduling.nodeSelector is merged into the pod's nodeSelector)",
+			"https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (Kubernetes support by Windows Server version)",
+		},
+	},
+	Object: func(p *rule.Pass) {
+		rc, ok := p.Object.Typed.(*nodev1.RuntimeClass)
+		if !ok || rc.Scheduling == nil {
+			return
+		}
+		sel := field.NewPath("scheduling", "nodeSelector")
+		for _, key := range buildKeys {
+			v, ok := rc.Scheduling.NodeSelector[key]
+			if !ok {
+				continue
+			}
+			pin, ok := pinBuild(p, key, v)
+			if !ok {
+				continue
+			}
+			if b, ok := p.Model.BuildByNumber(pin); ok && b.Build == pin && !p.Model.NodeSupported(b) {
+				p.Report(rule.Finding{Path: rule.Path(sel.Key(key)),
+					Message: fmt.Sprintf("%s %s pins %s, %s: no pod of RuntimeClass %q can schedule on a supported node", key, v, b.Name, unsupportedText(p, b), rc.Name)})
+			}
+		}
+	},
 }

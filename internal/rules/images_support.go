@@ -40,13 +40,17 @@ var WindowsBuildUnsupported = &rule.Rule{
 					if mismatched(pools, pins, b.Build) {
 						return // image-build-mismatch says both in one finding
 					}
-					p.Reportf(path, "image %q is built for %s, %s", img.Ref, buildName(p, b.Build), unsupportedText(p, *b))
+					built := buildName(p, b.Build)
+					if img.BuildInferred {
+						built += " (inferred from its tag)"
+					}
+					p.Reportf(path, "image %q is built for %s, %s", img.Ref, built, unsupportedText(p, *b))
 				}
 			})
 		}
 		for _, pin := range pinnedBuilds(p) {
 			if b, ok := p.Model.BuildByNumber(pin.Build); ok && b.Build == pin.Build && !p.Model.NodeSupported(b) {
-				p.Reportf(pin.Path, "node.kubernetes.io/windows-build %s pins %s, %s", pin.Build, b.Name, unsupportedText(p, b))
+				p.Reportf(pin.Path, "%s %s pins %s, %s", pin.Label, pin.Value, b.Name, unsupportedText(p, b))
 			}
 		}
 	},

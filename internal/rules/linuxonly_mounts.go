@@ -64,7 +64,7 @@ var WindowsMountPropagation = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.LinuxOnly,
 	Doc: rule.Doc{
-		What: "Reports volumeMounts[].mountPropagation set to HostToContainer or Bidirectional on a Windows workload (None is the default and is not reported).",
+		What: "Reports volumeMounts[].mountPropagation set to HostToContainer or Bidirectional on a Windows workload (None is the default and is not reported). Mounts of a volume that windows-unsupported-volume reports (a Linux-only type, a hostPath at a Linux system location) are left to it: the volume is the cause.",
 		Why:  "Mount propagation is not supported on Windows: the Windows kubelet makes every mount private, whatever the field says. Mounts made on the host later never appear in the container, and mounts the container makes never reach the host, which is what a storage node plugin using Bidirectional depends on. Bidirectional is also refused by the API server for a container that is not privileged, and Windows containers cannot be.",
 		Fix:  "Remove mountPropagation and design without it; a Windows storage plugin mounts through csi-proxy from a HostProcess container instead.",
 		Sources: []string{
@@ -80,6 +80,9 @@ var WindowsMountPropagation = &rule.Rule{
 		eachVolumeMount(p, func(_ *corev1.Container, m *corev1.VolumeMount, mp *field.Path) {
 			if m.MountPropagation == nil || *m.MountPropagation == corev1.MountPropagationNone {
 				return
+			}
+			if v := volumeNamed(p.Workload.Spec, m.Name); v != nil && volumeBroken(p, v) {
+				return // windows-unsupported-volume reports the volume itself
 			}
 			path := rule.Path(mp.Child("mountPropagation"))
 			p.Report(rule.Finding{Path: path,

@@ -68,13 +68,11 @@ var WindowsUnsupportedVolume = &rule.Rule{
 			vp := p.Workload.SpecPath.Child("volumes").Index(i)
 			row := p.Model.Volume(v)
 			switch {
+			case !volumeBroken(p, v):
 			case row.Windows == winsupport.Unsupported:
 				p.Report(rule.Finding{Path: rule.Path(vp.Child(row.Name)),
 					Message: fmt.Sprintf("%s volume %q is not supported on Windows (%s): it will not mount and the pod stays in ContainerCreating", row.Name, v.Name, row.Note)})
-			case v.HostPath != nil && !p.Target.HostProcess:
-				if _, ok := p.Model.LinuxSystemPath(v.HostPath.Path); !ok {
-					continue
-				}
+			default: // a hostPath at a Linux system location
 				p.Report(rule.Finding{Path: rule.Path(vp.Child("hostPath", "path")),
 					Message: fmt.Sprintf("hostPath %q is a Linux system location Windows nodes do not have: the node reads it as %s", v.HostPath.Path, p.Model.KubeletWindowsPath(v.HostPath.Path)),
 					Hint:    "mount the Windows directory the program needs (C:\\...); a Linux node agent needs a Windows build to run here",
@@ -82,4 +80,29 @@ var WindowsUnsupportedVolume = &rule.Rule{
 			}
 		}
 	},
+}
+
+// volumeBroken reports whether windows-unsupported-volume reports the
+// volume: a type Windows does not support, or (outside HostProcess pods)
+// a hostPath at a Linux system location. Other rules leave such a
+// volume's mounts to it: one cause, one finding.
+func volumeBroken(p *rule.Pass, v *corev1.Volume) bool {
+	if p.Model.Volume(v).Windows == winsupport.Unsupported {
+		return true
+	}
+	if v.HostPath == nil || p.Target.HostProcess {
+		return false
+	}
+	_, ok := p.Model.LinuxSystemPath(v.HostPath.Path)
+	return ok
+}
+
+// volumeNamed is the pod's volume called name, nil when there is none.
+func volumeNamed(s *corev1.PodSpec, name string) *corev1.Volume {
+	for i := range s.Volumes {
+		if s.Volumes[i].Name == name {
+			return &s.Volumes[i]
+		}
+	}
+	return nil
 }

@@ -112,6 +112,9 @@ var MissingWindowsToleration = &rule.Rule{
 			return
 		}
 		for _, pool := range p.Cluster.PoolsOf("windows") {
+			if !buildAllowed(p, pool) {
+				continue // a build pin keeps the pods off this pool whatever its taints
+			}
 			for _, t := range untolerated(pool, p.Target.Tolerations) {
 				if i, ok := caseOnlyMismatch(p.Target.Tolerations, t); ok && i < len(p.Workload.Spec.Tolerations) {
 					p.Report(rule.Finding{Path: rule.Path(tolPath.Index(i)),

@@ -2,9 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/target"
@@ -24,7 +26,7 @@ var WindowsMissingResources = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Resources,
 	Doc: rule.Doc{
-		What: "Reports, once per Windows workload, the regular containers that lack a memory limit or a CPU or memory request, naming each container and what it lacks (in the hint and JSON). A request left out beside its limit is not reported: the API server defaults it to the limit. A missing CPU limit is not reported: CPU is compressible and does not endanger the node the way unbounded memory does. Init containers are not reported: they run one at a time before the regular containers and exit, so they are not a lasting capacity risk; neither are pause containers (registry.k8s.io/pause and its mirrors), which only sleep.",
+		What: "Reports, once per Windows workload, the regular containers that lack a memory limit or a CPU or memory request, naming each container and what it lacks (in the hint and JSON). A request left out beside its limit is not reported: the API server defaults it to the limit. A missing CPU limit is not reported: CPU is compressible and does not endanger the node the way unbounded memory does. Init containers are not reported: they run one at a time before the regular containers and exit, so they are not a lasting capacity risk; neither are pause containers (registry.k8s.io/pause and its mirrors), which only sleep. A DaemonSet container that sets its CPU and memory requests but no memory limit is not reported: node agents (CNI, CSI, log and metrics agents) leave the limit out on purpose so that a busy node does not starve them, and their requests already count against the node. Helm test hooks (helm.sh/hook: test) are not reported: they run once, under helm test.",
 		Why:  "Windows has no swap and no out-of-memory killer the way Linux has: processes page to disk instead, and the kubelet takes no OOM eviction action. Requests are the only protection against overprovisioning a Windows node, and limits keep memory within NodeAllocatable so the scheduler stops adding pods once a node is full.",
 		Fix:  "Set resources.requests and resources.limits for cpu and memory on every container; for memory, set only the limit or make the request equal to it.",
 		Sources: []string{
@@ -34,7 +36,7 @@ var WindowsMissingResources = &rule.Rule{
 		},
 	},
 	Workload: func(p *rule.Pass) {
-		if !p.Target.Is(target.Windows) {
+		if !p.Target.Is(target.Windows) || helmTestHook(p) {
 			return
 		}
 		s, base := p.Workload.Spec, p.Workload.SpecPath
@@ -42,6 +44,12 @@ var WindowsMissingResources = &rule.Rule{
 		first := -1
 		for i := range s.Containers {
 			missing := missingResources(s.Containers[i].Resources)
+			if isDaemonSet(p) && slices.Equal(missing, []string{"limits.memory"}) {
+				// A node agent with requests is accounted for by the
+				// scheduler; its memory limit is left out on purpose, so
+				// the agent is not starved on a busy node.
+				continue
+			}
 			if len(missing) == 0 || p.Model.PauseImage(s.Containers[i].Image) {
 				continue
 			}
@@ -61,6 +69,23 @@ var WindowsMissingResources = &rule.Rule{
 			Hint: "missing: " + strings.Join(parts, "; ") + ". Requests keep the scheduler from overcommitting the node; a memory limit is the only cap on a Windows container's memory",
 		})
 	},
+}
+
+// helmTestHook reports an object Helm runs only under `helm test`
+// (annotation helm.sh/hook: test, or the Helm 2 test-success and
+// test-failure): a one-shot check, not a lasting load on the node.
+func helmTestHook(p *rule.Pass) bool {
+	m, ok := p.Object.Typed.(metav1.Object)
+	if !ok {
+		return false
+	}
+	for _, h := range strings.Split(m.GetAnnotations()["helm.sh/hook"], ",") {
+		switch strings.TrimSpace(h) {
+		case "test", "test-success", "test-failure":
+			return true
+		}
+	}
+	return false
 }
 
 // missingResources names the requests and limits a container lacks, in

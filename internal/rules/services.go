@@ -30,6 +30,7 @@ var serviceRules = []*rule.Rule{
 	GMSAMissingCredentialSpecName,
 	WindowsRunAsNonRootAdministrator,
 	WindowsRunAsNonRootNotEnforced,
+	WindowsContainerPortLoopback,
 }
 
 // WindowsServiceExternalTrafficLocal: externalTrafficPolicy: Local in front

@@ -106,12 +106,16 @@ var WindowsRunAsNonRootNotEnforced = &rule.Rule{
 				return
 			}
 			p.Report(rule.Finding{Path: rule.Path(n.path.Child("image")),
-				Message: fmt.Sprintf("runAsNonRoot is not enforced for container %q: image %s sets no user, so the kubelet's check passes and the container runs as ContainerAdministrator", n.c.Name, n.c.Image),
+				Message: fmt.Sprintf(NonRootNotEnforcedMsg, n.c.Name, n.c.Image),
 				Hint:    fmt.Sprintf("%s; set securityContext.windowsOptions.runAsUserName: ContainerUser", n.image.Source),
 				Fix:     containerUserFix(n.path)})
 		})
 	},
 }
+
+// NonRootNotEnforcedMsg is windows-runasnonroot-not-enforced's message:
+// the container's name and image.
+const NonRootNotEnforcedMsg = "runAsNonRoot is not enforced for container %q: image %s sets no user, so the kubelet's check passes and the container runs as ContainerAdministrator"
 
 // nonRootMessage is the kubelet's refusal; lint knows no pod name or UID,
 // so "<pod>" stands for format.Pod's name_namespace(uid).

@@ -6,10 +6,14 @@ import (
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
-// osKeys are the node labels that say which OS and build a node runs.
-var osKeys = map[string]bool{cluster.LabelOS: true, cluster.LabelOSBeta: true, cluster.LabelWindowsBuild: true}
+// osKeys are the node labels that say which OS and build a node runs:
+// the kubelet's, and those managed platforms set on every node (AKS's
+// OS SKU, GKE's Windows version).
+var osKeys = map[string]bool{cluster.LabelOS: true, cluster.LabelOSBeta: true, cluster.LabelWindowsBuild: true,
+	winsupport.LabelAKSOSSKU: true, winsupport.LabelGKEWindowsVersion: true}
 
 // schedulable works out which OSes and builds the pod's required scheduling
 // constraints admit, by matching them with the scheduler's own helper
@@ -19,15 +23,18 @@ var osKeys = map[string]bool{cluster.LabelOS: true, cluster.LabelOSBeta: true, c
 func schedulable(f *Facts, s *corev1.PodSpec, in Input) {
 	pod := &corev1.Pod{Spec: corev1.PodSpec{NodeSelector: onlyOSKeys(f.NodeSelector), Affinity: osAffinity(s.Affinity)}}
 	req := nodeaffinity.GetRequiredNodeAffinity(pod)
-	linux := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{cluster.LabelOS: "linux", cluster.LabelOSBeta: "linux"}}}
-	if ok, _ := req.Match(linux); ok {
-		f.Schedulable = append(f.Schedulable, Linux)
+	linux := map[string]string{cluster.LabelOS: "linux", cluster.LabelOSBeta: "linux"}
+	for _, cloud := range append([]map[string]string{nil}, in.Model.CloudLinuxLabels()...) {
+		if ok, _ := req.Match(syntheticNode(linux, cloud)); ok {
+			f.Schedulable = append(f.Schedulable, Linux)
+			break
+		}
 	}
 	builds := candidateBuilds(in)
 	var allowed []string
 	for _, b := range builds {
-		win := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{cluster.LabelOS: "windows", cluster.LabelOSBeta: "windows", cluster.LabelWindowsBuild: b}}}
-		if ok, _ := req.Match(win); ok {
+		win := map[string]string{cluster.LabelOS: "windows", cluster.LabelOSBeta: "windows", cluster.LabelWindowsBuild: b}
+		if ok, _ := req.Match(syntheticNode(win, in.Model.CloudWindowsLabels(b))); ok {
 			allowed = append(allowed, b)
 		}
 	}
@@ -50,6 +57,18 @@ func schedulable(f *Facts, s *corev1.PodSpec, in Input) {
 		}
 		f.Signals = append(f.Signals, sig)
 	}
+}
+
+// syntheticNode is a node labelled with base and the platform's labels.
+func syntheticNode(base, cloud map[string]string) *corev1.Node {
+	labels := make(map[string]string, len(base)+len(cloud))
+	for k, v := range base {
+		labels[k] = v
+	}
+	for k, v := range cloud {
+		labels[k] = v
+	}
+	return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: labels}}
 }
 
 // candidateBuilds are the Windows builds a Windows node could run: the

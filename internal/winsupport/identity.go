@@ -113,6 +113,21 @@ var imageUsers = []knownImageUser{
 	{"mcr.microsoft.com/dotnet/framework/", "", ".NET Framework images are built FROM Server Core without a USER instruction (microsoft/dotnet-framework-docker Dockerfiles)"},
 }
 
+// ImageUserRow is a row of the table of well-known Windows images' users:
+// a normalised repository (a prefix when it ends in "/") and the user its
+// image configs name ("" for none).
+type ImageUserRow struct{ Repo, User string }
+
+// ImageUserRows are the table ImageUser reads; the exported policies
+// compile it in.
+func (Model) ImageUserRows() []ImageUserRow {
+	out := make([]ImageUserRow, len(imageUsers))
+	for i, r := range imageUsers {
+		out[i] = ImageUserRow{r.Repo, r.User}
+	}
+	return out
+}
+
 // ImageUser is the user image's config names, from the table of
 // well-known Windows images; Known is false for any other image.
 func (m Model) ImageUser(ref string) ImageUser {

@@ -80,10 +80,13 @@ func TestExportAsAUserRunsIt(t *testing.T) {
 	}
 
 	// The canary (a Linux image pinned to Windows) is denied once the
-	// policies are active, whatever they would fix.
+	// error policy is active, whatever they would fix, and warned about
+	// (missing-spec-os) once the warning policy is: the API server
+	// compiles each policy on its own, so one can be active before the
+	// other.
 	s.waitActive(t, "default", mustObject(t, windowsCanary), func(o outcome) bool {
-		_, d, _ := policyRules(o, "winkube")
-		return d != ""
+		w, d, _ := policyRules(o, "winkube")
+		return d != "" && w["missing-spec-os"]
 	})
 	o := s.dryRun(t.Context(), "default", obj)
 	warned, denied, problems := policyRules(o, "winkube")
