@@ -263,24 +263,25 @@ func podOnWrongNode(podOS, nodeOS target.OS) func(*Facts, emitter) {
 	}
 }
 
-var linuxPodOnWindowsNode = &rule.Rule{ID: "linux-pod-on-windows-node", Title: "A Linux pod is bound to a Windows node", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,
-	Doc: rule.Doc{
-		What:    "A pod that is not finished and is for Linux (by spec.os.name, its node selector or its images) is bound to a Windows node.",
-		Why:     "The Windows kubelet refuses a pod whose spec.os.name is linux (PodOSNotSupported), and containerd cannot pull a Linux-only image there; the pod never runs.",
-		Fix:     "Pin the workload to Linux (nodeSelector kubernetes.io/os: linux), taint the Windows nodes, and delete the pod so it is rescheduled.",
-		Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (always taint Windows nodes)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)"},
-	},
-	Run: NodeRun(podOnWrongNode(target.Linux, target.Windows)),
-}
+var linuxPodOnWindowsNode = podOnWrongNodeRule("linux-pod-on-windows-node", "A Linux pod is bound to a Windows node", target.Linux, target.Windows, rule.Doc{
+	What:    "A pod that is not finished and is for Linux (by spec.os.name, its node selector or its images) is bound to a Windows node.",
+	Why:     "The Windows kubelet refuses a pod whose spec.os.name is linux (PodOSNotSupported), and containerd cannot pull a Linux-only image there; the pod never runs.",
+	Fix:     "Pin the workload to Linux (nodeSelector kubernetes.io/os: linux), taint the Windows nodes, and delete the pod so it is rescheduled.",
+	Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (always taint Windows nodes)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)"},
+})
 
-var windowsPodOnLinuxNode = &rule.Rule{ID: "windows-pod-on-linux-node", Title: "A Windows pod is bound to a Linux node", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,
-	Doc: rule.Doc{
-		What:    "A pod that is not finished and is for Windows (by spec.os.name, its node selector, HostProcess or its images) is bound to a Linux node.",
-		Why:     "A Linux kubelet refuses a pod whose spec.os.name is windows, and a Windows image has no Linux variant to pull.",
-		Fix:     "Pin the workload to Windows (nodeSelector kubernetes.io/os: windows plus the toleration of the Windows taint) and delete the pod.",
-		Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (every pod should have a nodeSelector for kubernetes.io/os)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)"},
-	},
-	Run: NodeRun(podOnWrongNode(target.Windows, target.Linux)),
+var windowsPodOnLinuxNode = podOnWrongNodeRule("windows-pod-on-linux-node", "A Windows pod is bound to a Linux node", target.Windows, target.Linux, rule.Doc{
+	What:    "A pod that is not finished and is for Windows (by spec.os.name, its node selector, HostProcess or its images) is bound to a Linux node.",
+	Why:     "A Linux kubelet refuses a pod whose spec.os.name is windows, and a Windows image has no Linux variant to pull.",
+	Fix:     "Pin the workload to Windows (nodeSelector kubernetes.io/os: windows plus the toleration of the Windows taint) and delete the pod.",
+	Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (every pod should have a nodeSelector for kubernetes.io/os)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go (PodOSNotSupported)"},
+})
+
+// podOnWrongNodeRule is the rule for pods of podOS bound to a node of
+// nodeOS: the same check both ways round.
+func podOnWrongNodeRule(id, title string, podOS, nodeOS target.OS, doc rule.Doc) *rule.Rule {
+	return &rule.Rule{ID: id, Title: title, Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit, Doc: doc,
+		Run: NodeRun(podOnWrongNode(podOS, nodeOS))}
 }
 
 var windowsNodeNotReady = &rule.Rule{ID: "windows-node-not-ready", Title: "A Windows node is not Ready", Severity: rule.Error, Category: CategoryNodes, Family: rule.FamilyAudit,

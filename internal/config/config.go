@@ -154,7 +154,7 @@ func (r Rules) unreported(known []*rule.Rule, front Reader) []manifest.Problem {
 	r.each(func(path, id string, _ bool) {
 		if fam, ok := family[id]; ok && !front.reports(fam) {
 			ps = append(ps, manifest.Problemf(path, "%q is %s rule, which %s does not report (it reports %s rules): remove it here; .winkube.yaml configures it for %s",
-				id, withArticle(fam.String()), front.Name, families(front.Reports), commandOf(fam)))
+				id, withArticle(fam.String()), front.Name, families(front.Reports), commandOf[fam]))
 		}
 	})
 	return ps
@@ -175,17 +175,12 @@ func families(fs []rule.Family) string {
 	return strings.Join(names, " and ")
 }
 
-// commandOf names the command that reports a family's rules.
-func commandOf(f rule.Family) string {
-	switch f {
-	case rule.FamilyNodeConfig:
-		return "winkube nodeconfig validate"
-	case rule.FamilyAudit:
-		return "winkube audit"
-	case rule.FamilyDoctor:
-		return "winkube doctor"
-	}
-	return "winkube lint"
+// commandOf names the command that reports each family's rules.
+var commandOf = map[rule.Family]string{
+	rule.Lint:             "winkube lint",
+	rule.FamilyNodeConfig: "winkube nodeconfig validate",
+	rule.FamilyAudit:      "winkube audit",
+	rule.FamilyDoctor:     "winkube doctor",
 }
 
 // Settings are the config's rule settings, resolved once: what every
