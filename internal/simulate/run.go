@@ -139,7 +139,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 	res.Ties = r.s.ties
 	res.Pools = poolUsage(r.s.nodes)
 	res.Dependencies = dependencies(in, res)
-	res.Notes = append(res.Notes, r.notes(wls, total)...)
+	res.Notes = append(res.Notes, modelNotes(r.s, total)...)
 	res.Notes = append(res.Notes, r.images.notes()...)
 	return res, nil
 }
