@@ -120,8 +120,10 @@ func Run(ctx context.Context, s *live.Snapshot, opts Options) (*Result, error) {
 		}
 	}
 	for _, nr := range NodeRules() {
-		if r := opts.Settings.Apply(&nr.Rule); r != nil {
-			nr.Check(f, emitter{rule: r, out: &res.Findings})
+		if run, ok := nr.Run.(NodeRun); ok {
+			if r := opts.Settings.Apply(nr); r != nil {
+				run(f, emitter{rule: r, out: &res.Findings})
+			}
 		}
 	}
 	if opts.NodeConfig != nil && len(s.Kubelets) > 0 {

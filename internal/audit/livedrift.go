@@ -36,15 +36,14 @@ func cmpOr(s, def string) string {
 	return s
 }
 
-var windowsNodeConfigDrift = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-config-drift", Title: "A Windows node's live kubelet configuration differs from the rest of its pool", Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,
-		Doc: rule.Doc{
-			What:    "Among the Windows nodes of one pool (the same pool label, else the same instance type and Windows build), a node whose kubelet serves a `/configz` with a field whose value differs from the one most of the pool has. Per-node fields (podCIDR, providerID, TLS file paths) are left out.",
-			Why:     "Nodes of one pool are meant to be interchangeable: a node that was configured by hand, missed a rollout or kept an old bootstrap script reserves, evicts or reaches the runtime differently, and pods behave differently depending on where they land.",
-			Fix:     "Re-apply the pool's kubelet configuration to the node (or replace the node from the pool's template) and restart the kubelet.",
-			Sources: []string{"kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file (Set Kubelet Parameters Via A Configuration File)", "kubernetes/kubernetes v1.36.3 cmd/kubelet/app/server.go (initConfigz: the effective configuration on /configz)"},
-		}},
-	Check: func(f *Facts, e emitter) {
+var windowsNodeConfigDrift = &rule.Rule{ID: "windows-node-config-drift", Title: "A Windows node's live kubelet configuration differs from the rest of its pool", Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,
+	Doc: rule.Doc{
+		What:    "Among the Windows nodes of one pool (the same pool label, else the same instance type and Windows build), a node whose kubelet serves a `/configz` with a field whose value differs from the one most of the pool has. Per-node fields (podCIDR, providerID, TLS file paths) are left out.",
+		Why:     "Nodes of one pool are meant to be interchangeable: a node that was configured by hand, missed a rollout or kept an old bootstrap script reserves, evicts or reaches the runtime differently, and pods behave differently depending on where they land.",
+		Fix:     "Re-apply the pool's kubelet configuration to the node (or replace the node from the pool's template) and restart the kubelet.",
+		Sources: []string{"kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file (Set Kubelet Parameters Via A Configuration File)", "kubernetes/kubernetes v1.36.3 cmd/kubelet/app/server.go (initConfigz: the effective configuration on /configz)"},
+	},
+	Run: NodeRun(func(f *Facts, e emitter) {
 		pools := map[string][]*corev1.Node{}
 		flat := map[string]map[string]string{}
 		for _, k := range f.Snapshot.Kubelets {
@@ -76,7 +75,7 @@ var windowsNodeConfigDrift = &NodeRule{
 					"re-apply the pool's KubeletConfiguration to "+d.node.Name+" and restart the kubelet")
 			}
 		}
-	},
+	}),
 }
 
 type nodeDrift struct {

@@ -27,15 +27,14 @@ type NodeConfigCheck struct {
 
 const srcKubeletAuth = "kubernetes/kubernetes v1.36.3 pkg/kubelet/server/auth.go (GetRequestAttributes: /configz is nodes/configz, /stats is nodes/stats, /logs is nodes/log, else nodes/proxy)"
 
-var kubeletUnreadable = &NodeRule{
-	Rule: rule.Rule{ID: "kubelet-unreadable", Title: "A Windows node's kubelet API could not be read", Severity: rule.Warning, Category: CategoryAccess, Family: rule.FamilyAudit,
-		Doc: rule.Doc{
-			What:    "An endpoint of a Windows node's kubelet (`/configz`, `/stats/summary`, `/logs/`) that the audit or doctor asked for, with `--node-reads`, did not answer usefully: a missing permission (named in the hint), a 404 or 405 (the handler is off in the kubelet's configuration), no answer in time, an answer too large, or malformed JSON.",
-			Why:     "What depends on that endpoint is left out for that node: without `/configz` the live configuration rules and the drift check skip it, without `/stats/summary` its memory and disk are not judged, without `/logs/` neither doctor nor the node-log rules can match node causes on its logs. The run goes on for the other nodes.",
-			Fix:     "Grant what the hint names: directly to the kubelet, `get` on `nodes/configz`, `nodes/stats` and `nodes/log` (the ClusterRole winkube-audit in deploy/audit-rbac.yaml); through the API server (`--node-reads=proxy`), `get` on `nodes/proxy` (deploy/audit-node-proxy-rbac.yaml, opt-in). For a 404 on /configz set `enableDebuggingHandlers: true`; for a 405 on /logs/ set `enableSystemLogHandler: true` and `enableSystemLogQuery: true`.",
-			Sources: []string{srcKubeletAuth, "kubernetes.io/docs/reference/access-authn-authz/kubelet-authn-authz (Kubelet authorization, fine-grained authorization)", "kubernetes/kubernetes v1.36.3 pkg/kubelet/server/server.go (InstallSystemLogHandler: logs endpoint is disabled.)"},
-		}},
-	Check: func(f *Facts, e emitter) {
+var kubeletUnreadable = &rule.Rule{ID: "kubelet-unreadable", Title: "A Windows node's kubelet API could not be read", Severity: rule.Warning, Category: CategoryAccess, Family: rule.FamilyAudit,
+	Doc: rule.Doc{
+		What:    "An endpoint of a Windows node's kubelet (`/configz`, `/stats/summary`, `/logs/`) that the audit or doctor asked for, with `--node-reads`, did not answer usefully: a missing permission (named in the hint), a 404 or 405 (the handler is off in the kubelet's configuration), no answer in time, an answer too large, or malformed JSON.",
+		Why:     "What depends on that endpoint is left out for that node: without `/configz` the live configuration rules and the drift check skip it, without `/stats/summary` its memory and disk are not judged, without `/logs/` neither doctor nor the node-log rules can match node causes on its logs. The run goes on for the other nodes.",
+		Fix:     "Grant what the hint names: directly to the kubelet, `get` on `nodes/configz`, `nodes/stats` and `nodes/log` (the ClusterRole winkube-audit in deploy/audit-rbac.yaml); through the API server (`--node-reads=proxy`), `get` on `nodes/proxy` (deploy/audit-node-proxy-rbac.yaml, opt-in). For a 404 on /configz set `enableDebuggingHandlers: true`; for a 405 on /logs/ set `enableSystemLogHandler: true` and `enableSystemLogQuery: true`.",
+		Sources: []string{srcKubeletAuth, "kubernetes.io/docs/reference/access-authn-authz/kubelet-authn-authz (Kubelet authorization, fine-grained authorization)", "kubernetes/kubernetes v1.36.3 pkg/kubelet/server/server.go (InstallSystemLogHandler: logs endpoint is disabled.)"},
+	},
+	Run: NodeRun(func(f *Facts, e emitter) {
 		path := ""
 		if a := f.Snapshot.KubeletAccess; a != nil {
 			path = a.Path
@@ -54,7 +53,7 @@ var kubeletUnreadable = &NodeRule{
 				e.report(&manifest.Object{APIVersion: "v1", Kind: "Node", Name: k.Node}, "", fmt.Sprintf("cannot read %s of node %s's kubelet (%s): %s", u.Endpoint, k.Node, path, u.Err), hint)
 			}
 		}
-	},
+	}),
 }
 
 // liveConfig runs the node configuration rules over each Windows node's
@@ -113,15 +112,14 @@ func buildNumber(n *corev1.Node) int {
 
 const srcEvictionWindows = "kubernetes/kubernetes v1.36.3 pkg/kubelet/eviction/defaults_windows.go (DefaultEvictionHard: memory.available 500Mi, nodefs.available 10%, imagefs.available 15%)"
 
-var windowsNodeMemoryPressure = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-memory-pressure", Title: "A Windows node's working set is above its allocatable memory", Severity: rule.Warning, Category: CategoryCapacity, Family: rule.FamilyAudit,
-		Doc: rule.Doc{
-			What:    "The kubelet's `/stats/summary` of a Windows node reports a node memory working set above the node's allocatable memory, or less memory available than the Windows kubelet's default hard eviction threshold (500Mi).",
-			Why:     "Windows cannot enforce allocatable (no cgroups): what is above allocatable is taken from the reserve meant for the OS, the kubelet and the runtime. Windows has no OOM killer; a node out of memory pages to disk, slows down and goes NotReady before the kubelet evicts anything.",
-			Fix:     "Set memory limits on the node's pods (requests equal to limits for the large ones), move workloads away, or use larger nodes; keep at least 2Gi in systemReserved/kubeReserved.",
-			Sources: []string{"kubernetes.io/docs/concepts/configuration/windows-resource-management (Memory management: Windows does not have an out-of-memory process killer)", "k8s.io/kubelet v0.36.3 pkg/apis/stats/v1alpha1/types.go (NodeStats.Memory.WorkingSetBytes, AvailableBytes)", srcEvictionWindows},
-		}},
-	Check: func(f *Facts, e emitter) {
+var windowsNodeMemoryPressure = &rule.Rule{ID: "windows-node-memory-pressure", Title: "A Windows node's working set is above its allocatable memory", Severity: rule.Warning, Category: CategoryCapacity, Family: rule.FamilyAudit,
+	Doc: rule.Doc{
+		What:    "The kubelet's `/stats/summary` of a Windows node reports a node memory working set above the node's allocatable memory, or less memory available than the Windows kubelet's default hard eviction threshold (500Mi).",
+		Why:     "Windows cannot enforce allocatable (no cgroups): what is above allocatable is taken from the reserve meant for the OS, the kubelet and the runtime. Windows has no OOM killer; a node out of memory pages to disk, slows down and goes NotReady before the kubelet evicts anything.",
+		Fix:     "Set memory limits on the node's pods (requests equal to limits for the large ones), move workloads away, or use larger nodes; keep at least 2Gi in systemReserved/kubeReserved.",
+		Sources: []string{"kubernetes.io/docs/concepts/configuration/windows-resource-management (Memory management: Windows does not have an out-of-memory process killer)", "k8s.io/kubelet v0.36.3 pkg/apis/stats/v1alpha1/types.go (NodeStats.Memory.WorkingSetBytes, AvailableBytes)", srcEvictionWindows},
+	},
+	Run: NodeRun(func(f *Facts, e emitter) {
 		for _, k := range f.Snapshot.Kubelets {
 			n := f.Snapshot.Node(k.Node)
 			if n == nil || k.Stats == nil || k.Stats.MemoryWorkingSetBytes == nil {
@@ -131,21 +129,20 @@ var windowsNodeMemoryPressure = &NodeRule{
 				e.report(nodeObject(n), "status.allocatable.memory", msg, "kubectl top pods -A --sort-by=memory --field-selector spec.nodeName="+n.Name)
 			}
 		}
-	},
+	}),
 }
 
 // evictionMemory is the Windows kubelet's default memory.available hard
 // eviction threshold.
 
-var windowsNodeDiskPressure = &NodeRule{
-	Rule: rule.Rule{ID: "windows-node-disk-pressure", Title: "A Windows node's disk is nearly at the kubelet's eviction threshold", Severity: rule.Warning, Category: CategoryCapacity, Family: rule.FamilyAudit,
-		Doc: rule.Doc{
-			What:    "The kubelet's `/stats/summary` of a Windows node reports less than 15% of the node filesystem free, or less than 20% of the image filesystem: within 5 points of the kubelet's hard eviction thresholds (nodefs.available 10%, imagefs.available 15%).",
-			Why:     "Windows container images are large (servercore is several GiB); a node that crosses the threshold evicts pods and garbage-collects images, and pulls of new images fail until space is freed.",
-			Fix:     "Free space (prune unused images with crictl rmi --prune on the node), grow the disk, or lower imageGCHighThresholdPercent so images are collected earlier.",
-			Sources: []string{srcEvictionWindows, "k8s.io/kubelet v0.36.3 pkg/apis/stats/v1alpha1/types.go (NodeStats.Fs, RuntimeStats.ImageFs)"},
-		}},
-	Check: func(f *Facts, e emitter) {
+var windowsNodeDiskPressure = &rule.Rule{ID: "windows-node-disk-pressure", Title: "A Windows node's disk is nearly at the kubelet's eviction threshold", Severity: rule.Warning, Category: CategoryCapacity, Family: rule.FamilyAudit,
+	Doc: rule.Doc{
+		What:    "The kubelet's `/stats/summary` of a Windows node reports less than 15% of the node filesystem free, or less than 20% of the image filesystem: within 5 points of the kubelet's hard eviction thresholds (nodefs.available 10%, imagefs.available 15%).",
+		Why:     "Windows container images are large (servercore is several GiB); a node that crosses the threshold evicts pods and garbage-collects images, and pulls of new images fail until space is freed.",
+		Fix:     "Free space (prune unused images with crictl rmi --prune on the node), grow the disk, or lower imageGCHighThresholdPercent so images are collected earlier.",
+		Sources: []string{srcEvictionWindows, "k8s.io/kubelet v0.36.3 pkg/apis/stats/v1alpha1/types.go (NodeStats.Fs, RuntimeStats.ImageFs)"},
+	},
+	Run: NodeRun(func(f *Facts, e emitter) {
 		for _, k := range f.Snapshot.Kubelets {
 			n := f.Snapshot.Node(k.Node)
 			if n == nil || k.Stats == nil {
@@ -167,5 +164,5 @@ var windowsNodeDiskPressure = &NodeRule{
 				}
 			}
 		}
-	},
+	}),
 }

@@ -17,30 +17,29 @@ const nodeLogRulePrefix = "node-log-"
 
 // nodeLogRules are the audit's rules over the Windows nodes' service
 // logs, one per signature doctor also matches (internal/live/nodelog).
-var nodeLogRules = func() []*NodeRule {
-	var out []*NodeRule
+var nodeLogRules = func() []*rule.Rule {
+	var out []*rule.Rule
 	for _, s := range nodelog.All() {
 		out = append(out, nodeLogRule(s))
 	}
 	return out
 }()
 
-func nodeLogRule(s *nodelog.Signature) *NodeRule {
+func nodeLogRule(s *nodelog.Signature) *rule.Rule {
 	var services []string
 	for _, p := range s.Patterns {
 		if !slices.Contains(services, p.Service) {
 			services = append(services, p.Service)
 		}
 	}
-	return &NodeRule{
-		Rule: rule.Rule{ID: nodeLogRulePrefix + s.ID, Title: "Node logs: " + lowerFirst(s.Title), Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,
-			Doc: rule.Doc{
-				What:    fmt.Sprintf("With `--node-reads`, the recent log (the last hour, at most 500 lines and 16 MiB a service) of a Windows node's %s, read through the kubelet's node log query, has a line doctor's cause `%s` matches: %s.", strings.Join(services, ", "), s.ID, quoted(s.Patterns)),
-				Why:     s.Explain,
-				Fix:     strings.Join(s.Steps, " ") + " `winkube doctor --node-reads=direct` (or `proxy`) gives the runbook with the node's commands.",
-				Sources: s.Sources,
-			}},
-		Check: func(f *Facts, e emitter) {
+	return &rule.Rule{ID: nodeLogRulePrefix + s.ID, Title: "Node logs: " + lowerFirst(s.Title), Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,
+		Doc: rule.Doc{
+			What:    fmt.Sprintf("With `--node-reads`, the recent log (the last hour, at most 500 lines and 16 MiB a service) of a Windows node's %s, read through the kubelet's node log query, has a line doctor's cause `%s` matches: %s.", strings.Join(services, ", "), s.ID, quoted(s.Patterns)),
+			Why:     s.Explain,
+			Fix:     strings.Join(s.Steps, " ") + " `winkube doctor --node-reads=direct` (or `proxy`) gives the runbook with the node's commands.",
+			Sources: s.Sources,
+		},
+		Run: NodeRun(func(f *Facts, e emitter) {
 			for _, k := range f.Snapshot.Kubelets {
 				n := f.Snapshot.Node(k.Node)
 				if n == nil {
@@ -50,7 +49,7 @@ func nodeLogRule(s *nodelog.Signature) *NodeRule {
 					e.report(nodeObject(n), "", logMessage(k.Node, found), s.Steps[0])
 				}
 			}
-		},
+		}),
 	}
 }
 
@@ -69,7 +68,7 @@ func logMessage(node string, found nodelog.Found) string {
 // when every node-log rule is off, no log is asked for.
 func ReadsLogs(s *rule.Settings) bool {
 	for _, nr := range nodeLogRules {
-		if s.Apply(&nr.Rule) != nil {
+		if s.Apply(nr) != nil {
 			return true
 		}
 	}

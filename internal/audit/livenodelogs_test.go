@@ -14,7 +14,7 @@ import (
 
 // logsOf is a kubelet whose logs hold one line of each pattern of nr's
 // signature, each a minute after the last.
-func logsOf(node string, nr *NodeRule) *live.Kubelet {
+func logsOf(node string, nr *rule.Rule) *live.Kubelet {
 	k := &live.Kubelet{Node: node}
 	t0 := time.Date(2026, 11, 27, 3, 50, 0, 0, time.UTC)
 	for _, s := range nodelog.All() {
@@ -42,7 +42,7 @@ func TestNodeLogMessage(t *testing.T) {
 	model, _ := live.ModelFor(s.Server)
 	var got []rule.Finding
 	for _, nr := range nodeLogRules {
-		nr.Check(Derive(s, model, nil), emitter{rule: &nr.Rule, out: &got})
+		nr.Run.(NodeRun)(Derive(s, model, nil), emitter{rule: nr, out: &got})
 	}
 	type finding struct {
 		Rule               string

@@ -6,13 +6,12 @@ import (
 	"github.com/winkube/winkube/internal/rule"
 )
 
-// NodeRule is a check over the cluster's nodes. It is documented like a
-// lint rule (its Rule carries the ID, title, severity, category and doc;
-// its function fields are unused) and runs once per audit over Facts.
-type NodeRule struct {
-	rule.Rule
-	Check func(f *Facts, e emitter)
-}
+// NodeRun is an audit node rule's run function (its rule.Rule's Run): a
+// check over the cluster's nodes, run once per audit over Facts.
+type NodeRun func(f *Facts, e emitter)
+
+// Family says package audit runs it.
+func (NodeRun) Family() rule.Family { return rule.FamilyAudit }
 
 // Areas of the readiness summary.
 const (
@@ -30,9 +29,10 @@ const (
 	CategoryAccess   rule.Category = "access"
 )
 
-// NodeRules returns the node rules, in catalogue order.
-func NodeRules() []*NodeRule {
-	return slices.Concat([]*NodeRule{
+// NodeRules returns the node rules, in catalogue order; each carries its
+// Run.
+func NodeRules() []*rule.Rule {
+	return slices.Concat([]*rule.Rule{
 		windowsNodeUntainted,
 		windowsNodeBuildLabelMissing,
 		windowsNodeBuildLabelMismatch,
@@ -47,7 +47,7 @@ func NodeRules() []*NodeRule {
 		windowsNodeConfigDrift,
 		windowsNodeMemoryPressure,
 		windowsNodeDiskPressure,
-	}, nodeLogRules, []*NodeRule{kubeletUnreadable})
+	}, nodeLogRules, []*rule.Rule{kubeletUnreadable})
 }
 
 // Rules returns every rule an audit can report: the node rules, the
@@ -55,9 +55,7 @@ func NodeRules() []*NodeRule {
 // rules given.
 func Rules(lint []*rule.Rule) []*rule.Rule {
 	var out []*rule.Rule
-	for _, nr := range NodeRules() {
-		out = append(out, &nr.Rule)
-	}
+	out = append(out, NodeRules()...)
 	out = append(out, PermissionDenied, WorkloadPending, WorkloadStartFailure)
 	return append(out, lint...)
 }

@@ -86,7 +86,7 @@ func boundPod(name, node string, os corev1.OSName) *corev1.Pod {
 }
 
 // fired runs one node rule and returns the objects it reported.
-func fired(t *testing.T, nr *NodeRule, s *live.Snapshot) []string {
+func fired(t *testing.T, nr *rule.Rule, s *live.Snapshot) []string {
 	t.Helper()
 	if s.Server == "" {
 		s.Server = "v1.36.3"
@@ -97,7 +97,7 @@ func fired(t *testing.T, nr *NodeRule, s *live.Snapshot) []string {
 		t.Fatal(err)
 	}
 	var out []rule.Finding
-	nr.Check(Derive(s, m, tops), emitter{rule: &nr.Rule, out: &out})
+	nr.Run.(NodeRun)(Derive(s, m, tops), emitter{rule: nr, out: &out})
 	var refs []string
 	for _, f := range out {
 		if f.Message == "" || f.Rule != nr.ID {
@@ -112,7 +112,7 @@ func fired(t *testing.T, nr *NodeRule, s *live.Snapshot) []string {
 func TestNodeRules(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		rule *NodeRule
+		rule *rule.Rule
 		fire *live.Snapshot
 		want []string
 		calm *live.Snapshot
@@ -169,7 +169,7 @@ func TestNodeRules(t *testing.T) {
 		// signature's lines.
 		other := nodeLogRules[(i+1)%len(nodeLogRules)]
 		tests = append(tests, struct {
-			rule *NodeRule
+			rule *rule.Rule
 			fire *live.Snapshot
 			want []string
 			calm *live.Snapshot

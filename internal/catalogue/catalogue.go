@@ -11,7 +11,7 @@ import (
 // Catalogue is every rule winkube can report, family by family.
 type Catalogue struct {
 	Lint       []*rule.Rule // rules.Suite()
-	NodeConfig []*rule.Rule // nodeconfig.Rules(), from nodeconfig.Checks()
+	NodeConfig []*rule.Rule // nodeconfig.Rules()
 	Audit      []*rule.Rule // audit.Rules(nil): audit.NodeRules() and the audit's own
 	Doctor     []*rule.Rule // doctor.Rules(), from doctor.Causes()
 }

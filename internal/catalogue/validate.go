@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/winkube/winkube/internal/audit"
 	"github.com/winkube/winkube/internal/nodeconfig"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/rules"
@@ -80,14 +82,27 @@ func runProblems(r *rule.Rule) []error {
 	case r.Object != nil && len(r.Kinds) == 0:
 		errs = append(errs, fmt.Errorf("rule %s (lint): an Object rule must list its Kinds", r.ID))
 	}
-	if r.Family == rule.FamilyNodeConfig {
-		for _, c := range nodeconfig.Checks() {
-			if c.Rule == r && c.Run == nil && r != nodeconfig.Input() {
-				errs = append(errs, fmt.Errorf("rule %s (node-config): its nodeconfig.Check has no Run", r.ID))
-			}
-		}
+	switch {
+	case r.Run != nil && r.Run.Family() != r.Family:
+		errs = append(errs, fmt.Errorf("rule %s (%s): its Run is run by package %s; give it its own family's Run", r.ID, r.Family, r.Run.Family()))
+	case r.Run == nil && needsRun(r):
+		errs = append(errs, fmt.Errorf("rule %s (%s): it has no Run", r.ID, r.Family))
 	}
 	return errs
+}
+
+// needsRun reports whether r is a node-config or audit node rule, which
+// carry their run function: all but node-config's input rule (the load
+// errors Parse returns) and the audit's own rules, which the audit reports
+// itself.
+func needsRun(r *rule.Rule) bool {
+	switch r.Family {
+	case rule.FamilyNodeConfig:
+		return r != nodeconfig.Input()
+	case rule.FamilyAudit:
+		return slices.Contains(audit.NodeRules(), r)
+	}
+	return false
 }
 
 // familyConst names each family's constant, for the message that says

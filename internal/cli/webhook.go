@@ -80,6 +80,7 @@ at GOGC=400 unless GOGC is set.`,
 			if n := webhook.SetMemoryLimit(); n > 0 {
 				fmt.Fprintf(o.streams.Err, "winkube webhook: GOMEMLIMIT unset; memory limit set to %d MiB, 80%% of the container's\n", n>>20)
 			}
+			o.opts.Known = knownRules()
 			srv, err := webhook.New(o.opts)
 			if err != nil {
 				return err

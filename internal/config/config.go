@@ -2,7 +2,9 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
@@ -66,6 +68,24 @@ func (c *Config) Problems(known []*rule.Rule) []manifest.Problem {
 // (.winkube.yaml, the webhook's config): kubernetesVersion, rules and
 // cluster.
 func SharedProblems(version string, r Rules, c *cluster.Cluster, known []*rule.Rule) []manifest.Problem {
+	return SharedProblemsFor(version, r, c, known, Reader{})
+}
+
+// Reader is a front-end that reads a config and the families of rules it
+// reports. A config it reads may name any rule of the catalogue (known),
+// as .winkube.yaml does; a rule of a family the front-end does not report
+// is refused, naming the family, rather than accepted and ignored.
+type Reader struct {
+	Name    string        // "the webhook"
+	Reports []rule.Family // none: every family
+}
+
+func (f Reader) reports(fam rule.Family) bool {
+	return len(f.Reports) == 0 || slices.Contains(f.Reports, fam)
+}
+
+// SharedProblemsFor is SharedProblems for a config that front-end reads.
+func SharedProblemsFor(version string, r Rules, c *cluster.Cluster, known []*rule.Rule, front Reader) []manifest.Problem {
 	var ps []manifest.Problem
 	if version != "" {
 		if _, err := winsupport.ParseVersion(version); err != nil {
@@ -73,6 +93,7 @@ func SharedProblems(version string, r Rules, c *cluster.Cluster, known []*rule.R
 		}
 	}
 	ps = append(ps, r.Problems(known)...)
+	ps = append(ps, r.unreported(known, front)...)
 	if c != nil {
 		ps = append(ps, manifest.Under("cluster", c.Problems())...)
 	}
@@ -89,28 +110,77 @@ func (r Rules) Problems(known []*rule.Rule) []manifest.Problem {
 		ids[r.ID] = true
 		graded[r.ID] = graded[r.ID] || r.Family != rule.FamilyDoctor
 	}
-	check := func(path, id string) {
+	r.each(func(path, id string, severity bool) {
 		if !ids[id] {
 			ps = append(ps, manifest.Problemf(path, "unknown rule %q (winkube rules lists them)", id))
 		}
-	}
-	for i, id := range r.Disable {
-		check(fmt.Sprintf("rules.disable[%d]", i), id)
-	}
-	for i, id := range r.Enable {
-		check(fmt.Sprintf("rules.enable[%d]", i), id)
-	}
-	for _, id := range sortedKeys(r.Severity) {
-		path := fmt.Sprintf("rules.severity[%s]", id)
-		check(path, id)
+		if !severity {
+			return
+		}
 		if _, err := rule.ParseSeverity(r.Severity[id]); err != nil {
 			ps = append(ps, manifest.Problemf(path, "%v", err))
 		}
 		if ids[id] && !graded[id] {
 			ps = append(ps, manifest.Problemf(path, "%q is a doctor cause, which has no severity: disable it instead", id))
 		}
-	}
+	})
 	return ps
+}
+
+// each calls fn with every rule ID the settings name and its path, in the
+// file's order: disable, enable, then severity (sorted by ID).
+func (r Rules) each(fn func(path, id string, severity bool)) {
+	for i, id := range r.Disable {
+		fn(fmt.Sprintf("rules.disable[%d]", i), id, false)
+	}
+	for i, id := range r.Enable {
+		fn(fmt.Sprintf("rules.enable[%d]", i), id, false)
+	}
+	for _, id := range sortedKeys(r.Severity) {
+		fn(fmt.Sprintf("rules.severity[%s]", id), id, true)
+	}
+}
+
+// unreported refuses the IDs of rules the front-end does not report.
+func (r Rules) unreported(known []*rule.Rule, front Reader) []manifest.Problem {
+	if len(front.Reports) == 0 {
+		return nil
+	}
+	family := map[string]rule.Family{}
+	for _, k := range known {
+		family[k.ID] = k.Family
+	}
+	var ps []manifest.Problem
+	r.each(func(path, id string, _ bool) {
+		if fam, ok := family[id]; ok && !front.reports(fam) {
+			ps = append(ps, manifest.Problemf(path, "%q is %s rule, which %s does not report (it reports %s rules): remove it here; .winkube.yaml configures it for %s",
+				id, withArticle(fam.String()), front.Name, families(front.Reports), commandOf[fam]))
+		}
+	})
+	return ps
+}
+
+func withArticle(s string) string {
+	if strings.ContainsAny(s[:1], "aeiou") {
+		return "an " + s
+	}
+	return "a " + s
+}
+
+func families(fs []rule.Family) string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.String()
+	}
+	return strings.Join(names, " and ")
+}
+
+// commandOf names the command that reports each family's rules.
+var commandOf = map[rule.Family]string{
+	rule.Lint:             "winkube lint",
+	rule.FamilyNodeConfig: "winkube nodeconfig validate",
+	rule.FamilyAudit:      "winkube audit",
+	rule.FamilyDoctor:     "winkube doctor",
 }
 
 // Settings are the config's rule settings, resolved once: what every

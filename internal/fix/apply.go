@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
@@ -37,33 +39,46 @@ func Apply(data []byte, edits []Edit) ([]byte, []Applied) {
 // applyText applies edits to a file's text; isJSON marks a .json file,
 // one document, edited as JSON.
 func applyText(name string, data []byte, edits []Edit, isJSON bool) ([]byte, []Applied) {
+	if len(edits) == 0 {
+		return data, nil
+	}
+	f, err := readFile(name, data, isJSON)
+	if err != nil {
+		return data, refuseAll(edits, err)
+	}
+	rs := f.apply(edits)
+	return f.text, rs
+}
+
+// apply applies the edits to the file's documents, each from the tree it
+// has, and keeps the result when every edited document reads back as
+// intended; otherwise the file stays as it was and the edits say why.
+func (f *file) apply(edits []Edit) []Applied {
+	if len(edits) == 0 {
+		return nil
+	}
 	byDoc := map[int][]Edit{}
 	for _, e := range edits {
 		byDoc[e.Doc] = append(byDoc[e.Doc], e)
 	}
 	var results []Applied
-	if len(edits) == 0 {
-		return data, nil
-	}
-	docs, err := manifest.Split(name, data, isJSON)
-	if err != nil {
-		return data, refuseAll(edits, err)
-	}
 	var out bytes.Buffer
 	prev := int64(0)
 	var refused error
-	for _, d := range docs {
+	edited := map[int]parsed{}
+	for _, d := range f.docs {
 		es := byDoc[d.Index]
 		delete(byDoc, d.Index)
 		if len(es) == 0 {
 			continue
 		}
-		src, rs, err := applyDoc(d, data[d.Start:d.End], es, isJSON)
+		src, tree, rs, err := applyDoc(d, f.text[d.Start:d.End], es, f.json)
 		results = append(results, rs...)
 		if err != nil && refused == nil {
 			refused = err
 		}
-		out.Write(data[prev:d.Start])
+		edited[d.Index] = parsed{src, tree}
+		out.Write(f.text[prev:d.Start])
 		out.Write(src)
 		prev = d.End
 	}
@@ -72,32 +87,41 @@ func applyText(name string, data []byte, edits []Edit, isJSON bool) ([]byte, []A
 			results = append(results, Applied{Edit: e, Err: fmt.Errorf("document %d not found", doc)})
 		}
 	}
-	out.Write(data[prev:])
+	out.Write(f.text[prev:])
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Doc < results[j].Doc })
-	if refused == nil {
-		refused = sameDocuments(name, data, out.Bytes(), isJSON)
+	if refused == nil && !bytes.Equal(out.Bytes(), f.text) {
+		refused = f.update(out.Bytes(), edited)
 	}
 	if refused != nil {
-		return data, refuse(results, refused)
+		return refuse(results, refused)
 	}
-	return out.Bytes(), results
+	return results
 }
 
 // applyDoc applies one document's edits and checks the result reads back
 // as the intended object; an error means the document must not change.
-func applyDoc(d manifest.Document, text []byte, es []Edit, isJSON bool) ([]byte, []Applied, error) {
-	var results []Applied
+// It returns the document's text and the tree of that text: the editor
+// parses a document again only after an edit changed it.
+func applyDoc(d manifest.Document, text []byte, es []Edit, isJSON bool) ([]byte, *yaml.Node, []Applied, error) {
 	if d.Err != nil {
-		return text, refuseAll(es, d.Err), nil
+		return text, d.Tree, refuseAll(es, d.Err), nil
 	}
 	jsonDoc := isJSON && jsonValid(text)
-	want, err := decodeGeneric(text)
-	if err != nil {
-		return text, refuseAll(es, err), nil
+	tree, err := d.Tree, error(nil)
+	if tree == nil { // it did not parse: say why
+		tree, err = manifest.ParseTree(text)
 	}
-	src := string(text)
-	for _, e := range es {
-		next, err := applyEdit(src, e.Item, e.Edit, jsonDoc)
+	var want any
+	if err == nil {
+		want, err = valueOf(tree)
+	}
+	if err != nil {
+		return text, d.Tree, refuseAll(es, fmt.Errorf("cannot read the document: %w", err)), nil
+	}
+	var results []Applied
+	src, cur := string(text), tree
+	for i, e := range es {
+		next, err := applyEdit(src, cur, e.Item, e.Edit, jsonDoc)
 		switch {
 		case errors.Is(err, errNoop):
 			results = append(results, Applied{Edit: e})
@@ -105,36 +129,25 @@ func applyDoc(d manifest.Document, text []byte, es []Edit, isJSON bool) ([]byte,
 			results = append(results, Applied{Edit: e, Err: err})
 		default:
 			if err := intend(want, e); err != nil {
-				return text, results, fmt.Errorf("document %d: %s %s: %w", d.Index, e.Op, e.Path, err)
+				return text, tree, results, fmt.Errorf("document %d: %s %s: %w", d.Index, e.Op, e.Path, err)
 			}
 			src = next
 			results = append(results, Applied{Edit: e, Changed: true})
+			if cur, err = manifest.ParseTree([]byte(src)); err != nil {
+				for _, rest := range es[i+1:] {
+					results = append(results, Applied{Edit: rest, Err: err})
+				}
+				return text, tree, results, fmt.Errorf("line %d: the fixed document does not parse: %w", d.Line, err)
+			}
 		}
 	}
 	if src == string(text) {
-		return text, results, nil
+		return text, tree, results, nil
 	}
-	if err := verify([]byte(src), want, jsonDoc); err != nil {
-		return text, results, fmt.Errorf("line %d: %w", d.Line, err)
+	if err := verify([]byte(src), cur, want, jsonDoc); err != nil {
+		return text, tree, results, fmt.Errorf("line %d: %w", d.Line, err)
 	}
-	return []byte(src), results, nil
-}
-
-// sameDocuments checks that the edited file splits into as many documents
-// as the original: an edit must never add or merge documents.
-func sameDocuments(name string, before, after []byte, isJSON bool) error {
-	a, err := manifest.Split(name, before, isJSON)
-	if err != nil {
-		return err
-	}
-	b, err := manifest.Split(name, after, isJSON)
-	if err != nil {
-		return fmt.Errorf("the fixed text cannot be read: %w", err)
-	}
-	if len(a) != len(b) {
-		return fmt.Errorf("the fixed text has %d documents instead of %d", len(b), len(a))
-	}
-	return nil
+	return []byte(src), cur, results, nil
 }
 
 // refuseAll marks every edit as failed with err.

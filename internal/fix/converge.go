@@ -80,15 +80,20 @@ func Converge(ctx context.Context, files []File, lint engine.Options, p Policy) 
 			continue
 		}
 		isJSON := strings.EqualFold(extOf(f.Name), ".json")
-		texts[i] = &fileText{text: text, orig: text, enc: enc, json: isJSON, seen: map[string]bool{}}
-		failures, notObjects := unreadable(f.Name, text, isJSON)
+		t := &fileText{orig: text, enc: enc, seen: map[string]bool{}}
+		t.file, t.unsplit = readFile(f.Name, text, isJSON)
+		if t.unsplit != nil {
+			t.file = &file{name: f.Name, text: text, json: isJSON}
+		}
+		texts[i] = t
+		failures, notObjects := t.unreadable()
 		fr.Failures, fr.NotObjects = append(fr.Failures, failures...), notObjects
 	}
 	unsettled, err := Rounds(func(round int) (bool, error) {
 		ins := make([]manifest.Input, 0, len(files))
-		for i, f := range files {
-			if texts[i] != nil {
-				ins = append(ins, manifest.BytesInput(f.Name, texts[i].text))
+		for _, t := range texts {
+			if t != nil {
+				ins = append(ins, t.input())
 			}
 		}
 		out, err := engine.Run(ctx, ins, lint)
@@ -125,17 +130,33 @@ func Converge(ctx context.Context, files []File, lint engine.Options, p Policy) 
 
 // fileText is a file being fixed, as UTF-8.
 type fileText struct {
-	text        []byte
+	*file
+	unsplit     error  // why the file cannot be split into documents
 	orig        []byte // the text before the first pass
 	enc         encoding
-	json        bool
 	seen        map[string]bool // failures reported already
 	changedLast bool
 }
 
+// input is the file as the engine reads it: its documents as read, or its
+// text when it cannot be split (the engine reports why).
+func (t *fileText) input() manifest.Input {
+	if t.unsplit != nil {
+		return manifest.BytesInput(t.name, t.text)
+	}
+	return t.file.input()
+}
+
 // step applies one pass's edits and reports whether the text changed.
 func (t *fileText) step(name string, edits []Edit, fr *FileResult) bool {
-	next, applied := applyText(name, t.text, edits, t.json)
+	before := t.text
+	var applied []Applied
+	switch {
+	case t.unsplit != nil && len(edits) > 0:
+		applied = refuseAll(edits, t.unsplit)
+	case t.unsplit == nil:
+		applied = t.apply(edits)
+	}
 	fr.Applied = append(fr.Applied, applied...)
 	for _, a := range applied {
 		d := Describe(a)
@@ -147,8 +168,7 @@ func (t *fileText) step(name string, edits []Edit, fr *FileResult) bool {
 			fr.Notes = append(fr.Notes, d)
 		}
 	}
-	t.changedLast = !bytes.Equal(next, t.text)
-	t.text = next
+	t.changedLast = !bytes.Equal(before, t.text)
 	return t.changedLast
 }
 
@@ -158,12 +178,11 @@ func (t *fileText) step(name string, edits []Edit, fr *FileResult) bool {
 // returned apart: there is nothing in it to fix. Problems of an object
 // that still loaded (an unfilled placeholder, a mistyped field) are lint's
 // to report; the rules ran on the object.
-func unreadable(name string, text []byte, isJSON bool) (failures []string, notObjects []*manifest.Error) {
-	docs, err := manifest.Split(name, text, isJSON)
-	if err != nil {
-		return []string{fmt.Sprintf("not fixed, cannot read: %v", err)}, nil
+func (t *fileText) unreadable() (failures []string, notObjects []*manifest.Error) {
+	if t.unsplit != nil {
+		return []string{fmt.Sprintf("not fixed, cannot read: %v", t.unsplit)}, nil
 	}
-	for _, d := range docs {
+	for _, d := range t.docs {
 		objs, errs := manifest.Decode(d)
 		switch {
 		case len(objs) > 0 || len(errs) == 0:

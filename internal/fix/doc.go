@@ -5,8 +5,11 @@
 // lines are inserted or deleted and single values replaced, guided by the
 // positions yaml.v3 reports, and nothing else is touched, so comments, key
 // order, indentation, quoting, flow style and document separators survive,
-// and a document without an edit stays byte-identical. Each edit re-parses
-// the document, so edits never work from stale positions.
+// and a document without an edit stays byte-identical. A file is split
+// and each document parsed once, into yaml.v3's located tree; the engine
+// lints those trees (manifest.DocumentsInput) and the editor edits from
+// them, and an edit that changes a document parses that document again,
+// so edits never work from stale positions and no pass reads text twice.
 //
 // fix edits only text it understands, or refuses. A file's encoding
 // (UTF-8 with or without a byte order mark, UTF-16) and each line's break
@@ -15,10 +18,10 @@
 // misread, and a .json file gets JSON. Documents are the ones
 // manifest.Split finds, the numbering lint uses. A node behind a YAML
 // anchor or alias, or in a mapping with a merge key, is refused: editing
-// it would change other objects. Finally every edited document is read
-// back and compared with the object the edits intend (the same edits
-// applied to the decoded document); if they differ, nothing of the file
-// is written and the edits say why.
+// it would change other objects. Finally every edited document's tree is
+// compared with the object the edits intend (the same edits applied to
+// the decoded document); if they differ, nothing of the file is written
+// and the edits say why.
 //
 // Converge is the one fix loop (lint, plan, apply, until nothing changes,
 // at most MaxPasses): the CLI and the tests use it, and the webhook's

@@ -14,13 +14,13 @@ import (
 // errNoop marks an edit that would change nothing.
 var errNoop = errors.New("already applied")
 
-// applyEdit applies one edit to one document's text. item selects an
-// object of a List (-1 for the document itself); isJSON renders the edit
-// as JSON.
-func applyEdit(src string, item int, e rule.Edit, isJSON bool) (string, error) {
+// applyEdit applies one edit to one document's text, guided by doc, the
+// text's tree. item selects an object of a List (-1 for the document
+// itself); isJSON renders the edit as JSON.
+func applyEdit(src string, doc *yaml.Node, item int, e rule.Edit, isJSON bool) (string, error) {
 	t := newText(src)
 	t.json = isJSON
-	root, err := parseRoot(src, item)
+	root, err := rootOf(doc, item)
 	if err != nil {
 		return "", err
 	}

@@ -18,11 +18,9 @@ type at struct {
 
 func (a at) child(n *yaml.Node) at { return at{n, a.flow || isFlow(a.node)} }
 
-func parseRoot(src string, item int) (at, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		return at{}, err
-	}
+// rootOf is the object an edit addresses in a document's tree: the
+// document's mapping, or item of a List.
+func rootOf(doc *yaml.Node, item int) (at, error) {
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return at{}, errors.New("document is not a mapping")
 	}

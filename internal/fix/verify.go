@@ -10,23 +10,23 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// decodeGeneric decodes one YAML document into plain values (maps with
-// string keys, lists, scalars), aliases and merge keys resolved.
-func decodeGeneric(text []byte) (any, error) {
+// valueOf decodes a document's tree into plain values (maps with string
+// keys, lists, scalars), aliases and merge keys resolved.
+func valueOf(doc *yaml.Node) (any, error) {
 	var v any
-	if err := yaml.Unmarshal(text, &v); err != nil {
-		return nil, fmt.Errorf("cannot read the document: %w", err)
+	if err := doc.Decode(&v); err != nil {
+		return nil, err
 	}
 	return v, nil
 }
 
-// verify checks that text, an edited document, reads back as want: the
-// edit was rendered as meant and touched nothing else.
-func verify(text []byte, want any, isJSON bool) error {
+// verify checks that text, an edited document, and doc, its tree, read
+// back as want: the edits were rendered as meant and touched nothing else.
+func verify(text []byte, doc *yaml.Node, want any, isJSON bool) error {
 	if isJSON && !jsonValid(text) {
 		return errors.New("the fixed document is no longer valid JSON")
 	}
-	got, err := decodeGeneric(text)
+	got, err := valueOf(doc)
 	if err != nil {
 		return fmt.Errorf("the fixed document does not parse: %w", err)
 	}

@@ -19,6 +19,8 @@ type Input struct {
 	// it maps the text's positions back to the templates or bases.
 	Origin Origin
 	open   func() (io.ReadCloser, error)
+	docs   []Document // a DocumentsInput's documents, read already
+	split  bool       // a DocumentsInput: docs is all there is
 }
 
 // Open opens the input for reading.
@@ -148,6 +150,9 @@ func Each(in Input, fn func(Document)) *Error {
 // cause is ctx's, once ctx is done: a signal ends the read of a large file
 // between two of its reads.
 func EachContext(ctx context.Context, in Input, fn func(Document)) *Error {
+	if in.split {
+		return eachDocument(ctx, in, fn)
+	}
 	r, err := in.Open()
 	if err != nil {
 		var e *Error

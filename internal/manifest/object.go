@@ -94,7 +94,7 @@ func Decode(doc Document) ([]*Object, []*Error) {
 	if e := helmTemplate(doc); e != nil {
 		return nil, []*Error{e}
 	}
-	root, perr := parseYAML(doc.File, doc.Line, doc.Data)
+	root, perr := doc.root()
 	if perr != nil {
 		return nil, []*Error{perr}
 	}

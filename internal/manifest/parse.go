@@ -30,6 +30,12 @@ func parseSlow(file string, line int, data []byte) (*Node, *Error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, yamlError(file, line, data, err)
 	}
+	return fromTree(file, line, &doc)
+}
+
+// fromTree converts a yaml.v3 document, parsed from the text of a
+// document whose first line is line, into a Node tree with file positions.
+func fromTree(file string, line int, doc *yaml.Node) (*Node, *Error) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, nil // empty document
 	}

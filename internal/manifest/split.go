@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"gopkg.in/yaml.v3"
 )
 
 // MaxDocumentSize bounds one document; memory use follows the largest
@@ -24,6 +26,9 @@ type Document struct {
 	// of the next separator. fix edits these ranges.
 	Start, End int64
 	Data       []byte
+	// Tree, when a caller parsed the text already (ParseTree), is what
+	// Decode reads instead of Data; positions in it are relative to Line.
+	Tree *yaml.Node
 	// Err is set instead of Data for a document that could not be read
 	// whole (it is over MaxDocumentSize); Decode reports it.
 	Err *Error

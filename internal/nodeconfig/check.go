@@ -9,12 +9,12 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
-// Check is a node rule: its documented rule.Rule and the function that
-// runs it over every file given.
-type Check struct {
-	Rule *rule.Rule
-	Run  func(*Pass)
-}
+// Run is a node-config rule's run function (its rule.Rule's Run): it
+// runs once over every file given.
+type Run func(*Pass)
+
+// Family says package nodeconfig runs it.
+func (Run) Family() rule.Family { return rule.FamilyNodeConfig }
 
 // Options describe the node and cluster the files are for. Every field is
 // optional; checks that need an absent one do not run.
@@ -84,17 +84,11 @@ func Validate(files []*File, enabled []*rule.Rule, opts Options) []rule.Finding 
 	if enabled == nil {
 		enabled = Rules()
 	}
-	byID := map[string]Check{}
-	for _, c := range Checks() {
-		byID[c.Rule.ID] = c
-	}
 	var out []rule.Finding
 	for _, r := range enabled {
-		c, ok := byID[r.ID]
-		if !ok || c.Run == nil {
-			continue
+		if run, ok := r.Run.(Run); ok {
+			run(&Pass{Rule: r, Files: files, Opts: opts, emit: func(f rule.Finding) { out = append(out, f) }})
 		}
-		c.Run(&Pass{Rule: r, Files: files, Opts: opts, emit: func(f rule.Finding) { out = append(out, f) }})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -109,42 +103,34 @@ func Validate(files []*File, enabled []*rule.Rule, opts Options) []rule.Finding 
 	return out
 }
 
-// Rules returns the node rules, in catalogue order.
+// Rules lists every node rule, in catalogue order; nothing registers
+// itself. Each carries its run function, but input, whose findings are
+// the load errors the caller of Parse reports.
 func Rules() []*rule.Rule {
-	cs := Checks()
-	out := make([]*rule.Rule, len(cs))
-	for i, c := range cs {
-		out[i] = c.Rule
-	}
-	return out
-}
-
-// Checks lists every node rule; nothing registers itself.
-func Checks() []Check {
-	return []Check{
-		{inputRule, nil}, // load errors; reported by the caller of Parse
-		{kubeletCgroupsPerQOS, runCgroupsPerQOS},
-		{kubeletEnforceNodeAllocatable, runEnforceNodeAllocatable},
-		{kubeletLinuxOnlyOption, runLinuxOnlyOption},
-		{kubeletRuntimeEndpoint, runRuntimeEndpoint},
-		{kubeletReserves, runReserves},
-		{kubeletEvictionHard, runEvictionHard},
-		{kubeletResourceManagers, runResourceManagers},
-		{lockedFeatureGate, runLockedFeatureGate},
-		{proxyMode, runProxyMode},
-		{proxyNetworkName, runProxyNetworkName},
-		{proxySourceVip, runProxySourceVip},
-		{proxyDSR, runProxyDSR},
-		{proxyWithAntrea, runProxyWithAntrea},
-		{containerdSchema, runContainerdSchema},
-		{containerdSandboxImage, runSandboxImage},
-		{containerdRuntimes, runContainerdRuntimes},
-		{containerdSnapshotter, runSnapshotter},
-		{cniPolicyVersion, runPolicyVersion},
-		{cniOutboundNAT, runOutboundNAT},
-		{flannelVXLAN, runFlannelVXLAN},
-		{networkNameMismatch, runNetworkNames},
-		{cniConfDir, runCNIConfDir},
-		{cidrMismatch, runCIDRs},
+	return []*rule.Rule{
+		inputRule,
+		kubeletCgroupsPerQOS,
+		kubeletEnforceNodeAllocatable,
+		kubeletLinuxOnlyOption,
+		kubeletRuntimeEndpoint,
+		kubeletReserves,
+		kubeletEvictionHard,
+		kubeletResourceManagers,
+		lockedFeatureGate,
+		proxyMode,
+		proxyNetworkName,
+		proxySourceVip,
+		proxyDSR,
+		proxyWithAntrea,
+		containerdSchema,
+		containerdSandboxImage,
+		containerdRuntimes,
+		containerdSnapshotter,
+		cniPolicyVersion,
+		cniOutboundNAT,
+		flannelVXLAN,
+		networkNameMismatch,
+		cniConfDir,
+		cidrMismatch,
 	}
 }

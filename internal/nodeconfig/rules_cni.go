@@ -68,6 +68,7 @@ var cniPolicyVersion = &rule.Rule{
 		Fix:     "Write every policy in the config's version: v1 `{\"Type\": \"OutBoundNAT\", \"ExceptionList\": [...]}`, `{\"Type\": \"ROUTE\", \"DestinationPrefix\": ..., \"NeedEncap\": true}`; v2 `{\"Type\": \"OutBoundNAT\", \"Settings\": {\"Exceptions\": [...]}}`, `{\"Type\": \"SDNRoute\", \"Settings\": {...}}`.",
 		Sources: []string{srcHNSNetconf, "microsoft/hcsshim v0.13.0 hcn/hcnpolicy.go (v2 policy types: OutBoundNAT, SDNRoute with Settings)"},
 	},
+	Run: Run(runPolicyVersion),
 }
 
 func runPolicyVersion(p *Pass) {
@@ -112,6 +113,7 @@ var cniOutboundNAT = &rule.Rule{
 		Fix:     "List the cluster's pod CIDR and service CIDR (and the node subnet for l2bridge) in the OutBoundNAT exceptions.",
 		Sources: []string{srcHNSNetconf, "https://github.com/kubernetes-sigs/sig-windows-tools/tree/master/hostprocess/flannel (flannel's CNI config for Windows) (ExceptionList: cluster CIDR, service CIDR)", "https://kubernetes.io/docs/concepts/services-networking/windows-networking/#network-modes (OutBoundNAT ExceptionList)", "https://github.com/projectcalico/calico/blob/master/node/windows-packaging/CalicoWindows/cni.conf.template (ExceptionList holds only the service CIDR)"},
 	},
+	Run: Run(runOutboundNAT),
 }
 
 func runOutboundNAT(p *Pass) {
@@ -192,6 +194,7 @@ var flannelVXLAN = &rule.Rule{
 		Fix:     "Set `\"Backend\": {\"Type\": \"vxlan\", \"VNI\": 4096, \"Port\": 4789}` in the net-conf.json both sides read (the kube-flannel-cfg ConfigMap).",
 		Sources: []string{srcFlannelWin, "https://github.com/flannel-io/flannel/blob/master/pkg/backend/vxlan/vxlan.go (Linux defaults VNI 1, port 8472)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (restricted to VNI 4096 and UDP port 4789)"},
 	},
+	Run: Run(runFlannelVXLAN),
 }
 
 func runFlannelVXLAN(p *Pass) {

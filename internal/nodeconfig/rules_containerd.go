@@ -22,6 +22,7 @@ var containerdSchema = &rule.Rule{
 		Fix:     "Write the file for the containerd you run: `version = 2` and `[plugins.\"io.containerd.grpc.v1.cri\"]` for 1.x, `version = 3` with `[plugins.\"io.containerd.cri.v1.images\"]` and `[plugins.\"io.containerd.cri.v1.runtime\"]` for 2.x (`containerd config migrate` converts).",
 		Sources: []string{srcContainerdConfig, srcContainerdWindows},
 	},
+	Run: Run(runContainerdSchema),
 }
 
 func runContainerdSchema(p *Pass) {
@@ -65,6 +66,7 @@ var containerdSandboxImage = &rule.Rule{
 		Fix:     "Use a multi-platform pause image (`registry.k8s.io/pause:3.10`, `mcr.microsoft.com/oss/kubernetes/pause:3.9`) or one whose tag matches the node's build.",
 		Sources: []string{srcContainerdWindows, "winkube winsupport image table (https://kubernetes.io/docs/concepts/windows/intro/#pause-container: pause images)"},
 	},
+	Run: Run(runSandboxImage),
 }
 
 func runSandboxImage(p *Pass) {
@@ -93,6 +95,7 @@ var containerdRuntimes = &rule.Rule{
 		Fix:     "Define `runhcs-wcow-process` and, for Hyper-V, `runhcs-wcow-hypervisor` with `runtime_type = \"io.containerd.runhcs.v1\"` and `[...runhcs-wcow-hypervisor.options] SandboxIsolation = 1`, as containerd's own Windows defaults do.",
 		Sources: []string{srcContainerdWindows, "microsoft/hcsshim v0.13.0 cmd/containerd-shim-runhcs-v1/options (SandboxIsolation: PROCESS 0, HYPERVISOR 1)"},
 	},
+	Run: Run(runContainerdRuntimes),
 }
 
 func runContainerdRuntimes(p *Pass) {
@@ -131,6 +134,7 @@ var containerdSnapshotter = &rule.Rule{
 		Fix:     "Remove the setting (the Windows default is `windows`) or set `snapshotter = \"windows\"`.",
 		Sources: []string{"containerd/containerd v2.1.4 defaults/defaults_windows.go (DefaultSnapshotter = \"windows\")", srcContainerdWindows},
 	},
+	Run: Run(runSnapshotter),
 }
 
 func runSnapshotter(p *Pass) {

@@ -38,6 +38,7 @@ var networkNameMismatch = &rule.Rule{
 		Fix:     "Use one name in all three places (sig-windows-tools: `flannel.4096` for VXLAN, `cbr0` for host-gw; Calico: `Calico`).",
 		Sources: []string{srcProxier + " (getNetworkInfo)", srcFlannelWin, "https://github.com/flannel-io/flannel/blob/master/pkg/backend/hostgw/hostgw_windows.go (network name cbr0)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (networkName must match the CNI network)"},
 	},
+	Run: Run(runNetworkNames),
 }
 
 func runNetworkNames(p *Pass) {
@@ -98,6 +99,7 @@ var cniConfDir = &rule.Rule{
 		Fix:     "Point `conf_dir` at the folder the CNI installer writes to (sig-windows-tools: `C:\\etc\\cni\\net.d`) or move the file.",
 		Sources: []string{srcContainerdWindows, "containerd/containerd v2.1.4 internal/cri/server/service.go (cni config load failed / network plugin is not ready)"},
 	},
+	Run: Run(runCNIConfDir),
 }
 
 func runCNIConfDir(p *Pass) {
@@ -160,6 +162,7 @@ var cidrMismatch = &rule.Rule{
 		Fix:     "Use the cluster's ranges (kube-controller-manager `--cluster-cidr`, kube-apiserver `--service-cluster-ip-range`) in every file.",
 		Sources: []string{"k8s.io/kube-proxy v0.36.3 config/v1alpha1 types.go (clusterCIDR)", "k8s.io/kubelet v0.36.3 config/v1beta1 types.go (clusterDNS)", "https://github.com/flannel-io/flannel/blob/master/Documentation/configuration.md (Network)"},
 	},
+	Run: Run(runCIDRs),
 }
 
 func runCIDRs(p *Pass) {

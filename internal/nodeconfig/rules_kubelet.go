@@ -24,6 +24,7 @@ var kubeletCgroupsPerQOS = &rule.Rule{
 		Fix:     "Set `cgroupsPerQOS: false` (and `enforceNodeAllocatable: [none]`, which Linux validation then requires).",
 		Sources: []string{srcKubeletWindows, srcKubeletDefault + " (cgroupsPerQOS defaults to true)"},
 	},
+	Run: Run(runCgroupsPerQOS),
 }
 
 func runCgroupsPerQOS(p *Pass) {
@@ -46,6 +47,7 @@ var kubeletEnforceNodeAllocatable = &rule.Rule{
 		Fix:     "Set `enforceNodeAllocatable: [none]` and size `systemReserved`/`kubeReserved` so the scheduler leaves room for the OS.",
 		Sources: []string{srcKubeletWindows, srcKubeletDefault + " (enforceNodeAllocatable defaults to [pods])"},
 	},
+	Run: Run(runEnforceNodeAllocatable),
 }
 
 func runEnforceNodeAllocatable(p *Pass) {
@@ -69,6 +71,7 @@ var kubeletLinuxOnlyOption = &rule.Rule{
 		Fix:     "Remove the field from the Windows node's KubeletConfiguration (keep it in the Linux nodes' one).",
 		Sources: []string{srcKubeletWindows},
 	},
+	Run: Run(runLinuxOnlyOption),
 }
 
 func runLinuxOnlyOption(p *Pass) {
@@ -93,6 +96,7 @@ var kubeletRuntimeEndpoint = &rule.Rule{
 		Fix:     "Set `containerRuntimeEndpoint: \"npipe:////./pipe/containerd-containerd\"`. If a `--container-runtime-endpoint` flag sets it instead (kubeadm's kubeadm-flags.env), this finding on an unset field is expected: set the field so the file says what the node runs.",
 		Sources: []string{srcKubeletDefault, "kubernetes/kubernetes v1.36.3 cmd/kubelet/app/options/options.go (--container-runtime-endpoint: Unix Domain Sockets are supported on Linux, while npipe and tcp endpoints are supported on Windows)", "https://kubernetes.io/docs/concepts/windows/intro/#container-runtime (npipe:////./pipe/containerd-containerd)"},
 	},
+	Run: Run(runRuntimeEndpoint),
 }
 
 func runRuntimeEndpoint(p *Pass) {
@@ -122,6 +126,7 @@ var kubeletReserves = &rule.Rule{
 		Fix:     "Reserve at least 2Gi of memory, e.g. `systemReserved: {memory: 2Gi}`.",
 		Sources: []string{"kubernetes.io/docs/concepts/configuration/windows-resource-management (reserve at least 2GiB of memory)", "https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (recommend 2 Gi minimum for memory)"},
 	},
+	Run: Run(runReserves),
 }
 
 func runReserves(p *Pass) {
@@ -154,6 +159,7 @@ var kubeletEvictionHard = &rule.Rule{
 		Fix:     "Set `evictionHard: {memory.available: 500Mi}` (or more) explicitly.",
 		Sources: []string{"kubernetes.io/docs/concepts/configuration/windows-resource-management (memory overprovisioning: Windows does not have an out-of-memory process killer)", srcKubeletDefault + " (DefaultEvictionHard)"},
 	},
+	Run: Run(runEvictionHard),
 }
 
 func runEvictionHard(p *Pass) {
@@ -172,6 +178,7 @@ var kubeletResourceManagers = &rule.Rule{
 		Fix:     "Remove the policies, or enable the alpha gate `WindowsCPUAndMemoryAffinity: true` knowingly.",
 		Sources: []string{"kubernetes/kubernetes v1.36.3 pkg/kubelet/cm/container_manager_windows.go", "kubernetes/kubernetes v1.36.3 pkg/features/kube_features.go (WindowsCPUAndMemoryAffinity: alpha since 1.32, default false)"},
 	},
+	Run: Run(runResourceManagers),
 }
 
 func runResourceManagers(p *Pass) {
@@ -197,6 +204,7 @@ var lockedFeatureGate = &rule.Rule{
 		Fix:     "Remove the gate from `featureGates`; to turn DSR off, set `winkernel.enableDSR: false` instead.",
 		Sources: []string{"kubernetes/kubernetes v1.36.3 pkg/features/kube_features.go (WinDSR, WinOverlay: GA, LockToDefault since 1.34)", "kubernetes/component-base v0.36.3 featuregate/feature_gate.go (cannot set feature gate %v to %v, feature is locked to %v)"},
 	},
+	Run: Run(runLockedFeatureGate),
 }
 
 // lockedGates are the Windows gates locked to true at the pinned release.

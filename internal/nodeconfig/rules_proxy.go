@@ -18,6 +18,7 @@ var proxyMode = &rule.Rule{
 		Fix:     "Set `mode: kernelspace` in the Windows node's KubeProxyConfiguration.",
 		Sources: []string{"kubernetes/kubernetes v1.36.3 pkg/proxy/apis/config/validation/validation.go (validateProxyModeWindows)"},
 	},
+	Run: Run(runProxyMode),
 }
 
 func runProxyMode(p *Pass) {
@@ -40,6 +41,7 @@ var proxyNetworkName = &rule.Rule{
 		Fix:     "Set `winkernel.networkName` to the network the CNI creates (the CNI config's `name`; flannel: `flannel.4096` for VXLAN, `cbr0` for host-gw).",
 		Sources: []string{srcProxier + " (getNetworkName)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (networkName must match the CNI network)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (KUBE_NETWORK=cbr0, --network-name=vxlan0)"},
 	},
+	Run: Run(runProxyNetworkName),
 }
 
 func runProxyNetworkName(p *Pass) {
@@ -59,6 +61,7 @@ var proxySourceVip = &rule.Rule{
 		Fix:     "Reserve an address from the node's pod subnet for the source VIP (sig-windows-tools does it at start) and set `winkernel.sourceVip`.",
 		Sources: []string{srcProxier + " (isOverlay: source-vip flag not set)", "https://kubernetes.io/docs/concepts/services-networking/windows-networking/#network-modes (sourceVip required for overlay)", "https://kubernetes.io/docs/concepts/services-networking/windows-networking/#network-modes (--source-vip)"},
 	},
+	Run: Run(runProxySourceVip),
 }
 
 func runProxySourceVip(p *Pass) {
@@ -92,6 +95,7 @@ var proxyDSR = &rule.Rule{
 		Fix:     "Set `enableDSR: false`, or run the node on Windows Server 2022 or later (or 2019 fully patched).",
 		Sources: []string{srcProxier + " (hcnImpl.DsrSupported)", "microsoft/hcsshim v0.13.0 hcn/hcnsupport.go (DSRVersion: HNS 9.3-9.x and 10.2+)"},
 	},
+	Run: Run(runProxyDSR),
 }
 
 func runProxyDSR(p *Pass) {
@@ -122,6 +126,7 @@ var proxyWithAntrea = &rule.Rule{
 		Fix:     "Do not run kube-proxy on Antrea Windows nodes; `winkube nodeconfig generate` writes none for `cni: antrea`.",
 		Sources: []string{"https://github.com/antrea-io/antrea/blob/main/docs/windows.md (kube-proxy is not needed: AntreaProxy proxyAll handles all Service traffic on Windows)"},
 	},
+	Run: Run(runProxyWithAntrea),
 }
 
 func runProxyWithAntrea(p *Pass) {

@@ -89,7 +89,8 @@ type Doc struct {
 	Sources []string // seeds and upstream code or docs it rests on
 }
 
-// Rule is one check. Exactly one of Workload, Object and Corpus is set.
+// Rule is one check. A lint rule sets exactly one of Workload, Object
+// and Corpus; a node-config or audit node rule sets Run.
 type Rule struct {
 	ID       string // kebab-case, stable forever
 	Title    string
@@ -108,6 +109,19 @@ type Rule struct {
 	Kinds  []string
 	// Corpus runs once, after every object has been read.
 	Corpus func(*CorpusPass)
+	// Run is the run function of a rule of another family: a node-config
+	// rule's nodeconfig.Run, an audit node rule's audit.Run. Its pass type
+	// lives in the family's package, which runs it.
+	Run Runner
+}
+
+// Runner is a run function whose pass type lives in the package of the
+// family that runs it (nodeconfig.Run, audit.Run). It keeps the run inside
+// the rule value, as go/analysis keeps Run inside Analyzer, without
+// package rule importing the families.
+type Runner interface {
+	// Family is the family whose package runs the function.
+	Family() Family
 }
 
 // Pass is what a rule sees of one object.

@@ -179,3 +179,23 @@ type Resources struct {
 	Memory   int64 `json:"memory"` // bytes
 	Pods     int64 `json:"pods"`
 }
+
+// Dependency is a Service a workload placed on Windows nodes names in its
+// configuration (env, command, args, exec probes and hooks, the ConfigMaps
+// it reads), and whether its pods reach it from their pool.
+type Dependency struct {
+	Workload string `json:"workload"` // Kind/namespace/name
+	Pool     string `json:"pool"`     // the Windows pool its pods were placed on
+	Name     string `json:"name"`     // as written
+	Where    string `json:"where"`
+	Service  string `json:"service"` // namespace/name
+	// Resolves: a Windows pod resolves the name (a short name in the
+	// Service's namespace, or the fully qualified name).
+	Resolves bool `json:"resolves"`
+	// Blocked says why traffic does not get through although the name
+	// resolves: a NetworkPolicy, or what Windows networking does not do.
+	Blocked string `json:"blocked,omitempty"`
+	// Note qualifies the answer (the Service is not in the input, the
+	// policy's enforcement is unknown).
+	Note string `json:"note,omitempty"`
+}

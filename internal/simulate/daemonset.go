@@ -64,8 +64,3 @@ func daemonUntargeted(pod *corev1.Pod, nodes []*node) []string {
 	}
 	return out
 }
-
-func matches(r nodeaffinity.RequiredNodeAffinity, n *corev1.Node) bool {
-	ok, _ := r.Match(n)
-	return ok
-}

@@ -3,6 +3,7 @@ package simulate
 import (
 	corev1 "k8s.io/api/core/v1"
 	v1helper "k8s.io/component-helpers/scheduling/corev1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/winkube/winkube/internal/winsupport"
 )
@@ -90,4 +91,10 @@ func portsFit(want []corev1.ContainerPort, used []hostPort) bool {
 // tolerates reports whether any of the tolerations tolerates t.
 func tolerates(tols []corev1.Toleration, t *corev1.Taint) bool {
 	return v1helper.TolerationsTolerateTaint(quiet, tols, t, false)
+}
+
+// matches reports whether n passes the required node affinity r.
+func matches(r nodeaffinity.RequiredNodeAffinity, n *corev1.Node) bool {
+	ok, _ := r.Match(n)
+	return ok
 }

@@ -6,6 +6,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
+// maxNodeScore is the scheduler framework's MaxNodeScore, the most a
+// score plugin gives a node before its weight.
+const maxNodeScore = 100
+
 // Profile is the part of a kube-scheduler profile that decides where pods
 // go: the score plugins' weights (0 disables one), NodeResourcesFit's
 // scoring strategy, PodTopologySpread's default constraints,

@@ -150,7 +150,7 @@ func run(ctx context.Context, in Input, opts runOptions) (*Result, error) {
 	if !in.NoDependencies {
 		res.Dependencies = dependencies(in, res)
 	}
-	res.Notes = append(res.Notes, r.notes(wls, total)...)
+	res.Notes = append(res.Notes, modelNotes(r.s, total)...)
 	res.Notes = append(res.Notes, r.images.notes()...)
 	return res, nil
 }

@@ -2,8 +2,6 @@ package simulate
 
 import "math"
 
-const maxNodeScore = 100
-
 // Default profile weights of the score plugins winkube models.
 const (
 	weightFit          = 1 // NodeResourcesFit (LeastAllocated)

@@ -135,21 +135,21 @@ func notModelled(pod *corev1.Pod, sp *schedPod) []string {
 	return out
 }
 
-// notes are the input-wide ways the model may differ from the cluster.
-func (r *runner) notes(wls []*workload, total int) []string {
+// modelNotes are the input-wide ways the model may differ from the cluster.
+func modelNotes(s *scheduler, total int) []string {
 	var out []string
-	n := len(r.s.nodes)
+	n := len(s.nodes)
 	switch {
-	case n >= 100 && !r.s.scoredPath():
+	case n >= 100 && !s.scoredPath():
 		out = append(out, fmt.Sprintf("the cluster has %d nodes: from 100 nodes kube-scheduler scores a rotating sample of the feasible nodes (percentageOfNodesToScore) found by parallel filters, so which of several good nodes a pod gets is not reproducible; winkube scored every feasible node by resources, node affinity and taints, leaving out topology spreading and inter-pod preferences (--full-scoring models them and the sampling)", n))
 	case n >= 100:
-		out = append(out, fmt.Sprintf("the cluster has %d nodes: kube-scheduler scores a rotating sample of %d feasible nodes per pod, found by parallel filters, so ties between equally scored nodes fall differently from run to run", n, r.s.prof.numNodesToFind(n)))
+		out = append(out, fmt.Sprintf("the cluster has %d nodes: kube-scheduler scores a rotating sample of %d feasible nodes per pod, found by parallel filters, so ties between equally scored nodes fall differently from run to run", n, s.prof.numNodesToFind(n)))
 	}
-	if r.s.rand != nil {
+	if s.rand != nil {
 		out = append(out, "ties between equally scored nodes were broken at random with the given seed, as a scheduler whose parallel filters finished in another order would")
 	}
-	if !r.s.recordFeasible {
-		out = append(out, fmt.Sprintf("feasible node lists are left out: %d pods on %d nodes would not fit in memory", total, len(r.s.nodes)))
+	if !s.recordFeasible {
+		out = append(out, fmt.Sprintf("feasible node lists are left out: %d pods on %d nodes would not fit in memory", total, len(s.nodes)))
 	}
 	return out
 }

@@ -36,6 +36,13 @@ type Options struct {
 	// polled for changes; 0 means 1s.
 	ReloadInterval time.Duration
 
+	// Known is every rule winkube can report, of every family
+	// (catalogue.Rules(), which the CLI passes): the config may name any
+	// of them, as .winkube.yaml may, and one of a family the webhook does
+	// not report is refused with its family named. nil means the lint
+	// suite, the rules the webhook runs.
+	Known []*rule.Rule
+
 	// extraRules are appended to the configured rules (tests inject
 	// panicking and blocking rules through it); drainUntil, when set, ends
 	// the drain instead of DrainDelay.

@@ -77,25 +77,37 @@ type Namespaces struct {
 var DefaultExcluded = []string{"kube-system"}
 
 // LoadConfig reads and validates a webhook config file, reporting every
-// problem at once, each at its file:line:col.
-func LoadConfig(path string) (*WebhookConfig, error) {
+// problem at once, each at its file:line:col. known is as Options.Known.
+func LoadConfig(path string, known []*rule.Rule) (*WebhookConfig, error) {
 	c := &WebhookConfig{}
-	if err := manifest.LoadFile(path, c, c.problems); err != nil {
+	if err := manifest.LoadFile(path, c, func() []manifest.Problem { return c.problems(known) }); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
+// parseConfig decodes a config that names lint rules only.
 func parseConfig(path string, data []byte) (*WebhookConfig, error) {
+	return decodeConfig(path, data, nil)
+}
+
+// decodeConfig decodes and validates a config; known is as Options.Known.
+func decodeConfig(path string, data []byte, known []*rule.Rule) (*WebhookConfig, error) {
 	c := &WebhookConfig{}
-	if err := manifest.DecodeFile(path, data, c, c.problems); err != nil {
+	if err := manifest.DecodeFile(path, data, c, func() []manifest.Problem { return c.problems(known) }); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
+
+// reader is the webhook as a reader of configs: it reports lint rules.
+var reader = config.Reader{Name: "the webhook", Reports: []rule.Family{rule.Lint}}
 
 // problems checks the config; paths are API-style from the file's root.
-func (c *WebhookConfig) problems() []manifest.Problem {
+func (c *WebhookConfig) problems(known []*rule.Rule) []manifest.Problem {
+	if known == nil {
+		known = rules.Suite()
+	}
 	var ps []manifest.Problem
 	add := func(path, format string, args ...any) { ps = append(ps, manifest.Problemf(path, format, args...)) }
 	if c.APIVersion != config.APIVersion {
@@ -137,7 +149,7 @@ func (c *WebhookConfig) problems() []manifest.Problem {
 		}
 	}
 	// The shared parts are checked as lint checks .winkube.yaml.
-	return append(ps, config.SharedProblems(c.KubernetesVersion, c.Rules, c.Cluster, rules.Suite())...)
+	return append(ps, config.SharedProblemsFor(c.KubernetesVersion, c.Rules, c.Cluster, known, reader)...)
 }
 
 // mode returns the configured mode, defaulted.

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -105,5 +108,62 @@ func TestCompileDefaults(t *testing.T) {
 	}
 	if p.rules["windows-forbidden-field"] == nil || p.rules["missing-os-pin"] == nil {
 		t.Error("the default rules are missing")
+	}
+}
+
+// TestConfigNamesEveryFamily holds the webhook's config to the IDs
+// .winkube.yaml accepts: every rule of the catalogue is known, its lint
+// settings are applied, and a rule of a family the webhook does not report
+// is refused at its line, naming the family.
+func TestConfigNamesEveryFamily(t *testing.T) {
+	t.Parallel()
+	known := append(rules.Suite(),
+		&rule.Rule{ID: "kubelet-x", Family: rule.FamilyNodeConfig},
+		&rule.Rule{ID: "node-x", Family: rule.FamilyAudit},
+		&rule.Rule{ID: "cause-x", Family: rule.FamilyDoctor})
+	tests := []struct {
+		name string
+		yaml string
+		want []string // every problem; nil = valid
+	}{
+		{name: "lint settings", yaml: "rules: {disable: [missing-spec-os], severity: {missing-os-pin: error}}\n"},
+		{name: "other families", yaml: "rules:\n  disable: [missing-spec-os, node-x]\n  enable: [cause-x]\n  severity: {kubelet-x: warning}\n", want: []string{
+			`x.yaml:4:30: rules.disable[1]: "node-x" is an audit rule, which the webhook does not report (it reports lint rules): remove it here; .winkube.yaml configures it for winkube audit`,
+			`x.yaml:5:12: rules.enable[0]: "cause-x" is a doctor rule, which the webhook does not report`,
+			`x.yaml:6:14: rules.severity[kubelet-x]: "kubelet-x" is a node-config rule, which the webhook does not report`,
+		}},
+		{name: "unknown still unknown", yaml: "rules: {disable: [no-such-rule]}\n", want: []string{
+			`x.yaml:3:19: rules.disable[0]: unknown rule "no-such-rule"`,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := decodeConfig("x.yaml", []byte(configHeader+tc.yaml), known)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("unexpected error:\n%v", err)
+				}
+				p, err := compile("x.yaml", c, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.rules["missing-spec-os"] != nil || p.rules["missing-os-pin"] == nil || p.rules["missing-os-pin"].Severity != rule.Error {
+					t.Errorf("the lint settings are not applied: missing-spec-os %v, missing-os-pin %v", p.rules["missing-spec-os"], p.rules["missing-os-pin"])
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("no problem reads %q in:\n%v", want, err)
+				}
+			}
+			if got := len(strings.Split(err.Error(), "\n")); got != len(tc.want) {
+				t.Errorf("%d problems, want %d:\n%v", got, len(tc.want), err)
+			}
+		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 // configSource loads the config file and notices when its content changes.
 type configSource struct {
 	path  string // "" = defaults, never reloaded
+	known []*rule.Rule
 	extra []*rule.Rule
 
 	mu      sync.Mutex
@@ -38,7 +39,7 @@ func (c *configSource) load() (*policy, error) {
 
 func (c *configSource) compile(data []byte) (*policy, error) {
 	sum := sha256.Sum256(data)
-	cfg, err := parseConfig(c.path, data)
+	cfg, err := decodeConfig(c.path, data, c.known)
 	if err == nil {
 		var p *policy
 		if p, err = compile(c.path, cfg, c.extra); err == nil {

@@ -44,7 +44,7 @@ func newServer(opts Options) (*server, error) {
 	}
 	defaults(&opts)
 	s := &server{opts: opts, log: opts.Logger, maxBytes: opts.MaxRequestBytes, gate: newBodyGate(opts.MaxRequestBytes), metrics: newMetrics()}
-	s.config = configSource{path: opts.ConfigPath, extra: opts.extraRules}
+	s.config = configSource{path: opts.ConfigPath, known: opts.Known, extra: opts.extraRules}
 	p, err := s.config.load()
 	if err != nil {
 		return nil, err
