@@ -65,6 +65,33 @@ func KnownWindowsTaints() []corev1.Taint {
 	return []corev1.Taint{WindowsTaint, gkeTaint, openshiftTaint}
 }
 
+// WindowsTaintNamed reads a toleration as the Windows taint of the
+// cluster its author wrote for, when it names one: an OS key (os, or a
+// prefixed name ending in /os, in any letter case) with the value windows
+// in any letter case, matched by Equal, for NoSchedule (also when it names
+// no effect) or NoExecute. Clusters taint their Windows nodes under names
+// of their own (K2s: OS=Windows), and a manifest tolerating one shows
+// which its cluster uses. The known conventions (KnownWindowsTaints) are
+// read this way too.
+func WindowsTaintNamed(tol corev1.Toleration) (corev1.Taint, bool) {
+	key := strings.ToLower(tol.Key)
+	if key != "os" && !strings.HasSuffix(key, "/os") {
+		return corev1.Taint{}, false
+	}
+	if tol.Operator != "" && tol.Operator != corev1.TolerationOpEqual || !strings.EqualFold(tol.Value, "windows") {
+		return corev1.Taint{}, false
+	}
+	effect := tol.Effect
+	switch effect {
+	case "":
+		effect = corev1.TaintEffectNoSchedule
+	case corev1.TaintEffectNoSchedule, corev1.TaintEffectNoExecute:
+	default:
+		return corev1.Taint{}, false
+	}
+	return corev1.Taint{Key: tol.Key, Value: tol.Value, Effect: effect}, true
+}
+
 // Profiles returns the built-in profiles.
 func Profiles() []Profile { return append([]Profile(nil), profiles...) }
 

@@ -50,3 +50,28 @@ func TestNamedProfiles(t *testing.T) {
 		t.Errorf("Assumed: %+v %q", a.Assumed, a.Describe())
 	}
 }
+
+func TestWindowsTaintNamed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		tol  corev1.Toleration
+		want string // "" when it names no Windows taint
+	}{
+		{corev1.Toleration{Key: "OS", Value: "Windows", Effect: corev1.TaintEffectNoSchedule}, "OS=Windows:NoSchedule"},
+		{corev1.Toleration{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows"}, "os=windows:NoSchedule"},
+		{corev1.Toleration{Key: "example.com/os", Value: "WINDOWS", Effect: corev1.TaintEffectNoExecute}, "example.com/os=WINDOWS:NoExecute"},
+		{corev1.Toleration{Key: "os", Operator: corev1.TolerationOpExists}, ""},
+		{corev1.Toleration{Key: "os", Value: "linux"}, ""},
+		{corev1.Toleration{Key: "osname", Value: "windows"}, ""},
+		{corev1.Toleration{Key: "os", Value: "windows", Effect: corev1.TaintEffectPreferNoSchedule}, ""},
+		{corev1.Toleration{Operator: corev1.TolerationOpExists}, ""},
+	} {
+		got := ""
+		if taint, ok := WindowsTaintNamed(tc.tol); ok {
+			got = taint.ToString()
+		}
+		if got != tc.want {
+			t.Errorf("WindowsTaintNamed(%+v) = %q, want %q", tc.tol, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package engine
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/klog/v2"
 
@@ -13,55 +18,98 @@ import (
 // as they are checked and summed up once the input is read (rule.Evidence),
 // for the findings rules hold until then (rule.Pass.Later).
 
-// evidence counts, for each known Windows taint convention
-// (cluster.KnownWindowsTaints), the Windows workloads that tolerate it.
+// evidence keeps, for the input's Windows workloads, each distinct set
+// of tolerations and how many workloads carry it: enough to count, once
+// the input is read, the workloads that tolerate each Windows taint
+// convention, the known ones (cluster.KnownWindowsTaints) and those the
+// input itself names (cluster.WindowsTaintNamed), whichever workload
+// named it first.
 type evidence struct {
-	windows    int
-	tolerating []int
+	windows int
+	sets    map[string]*tolerationSet
 }
 
-// count adds one workload. Tolerations are matched as the scheduler
-// matches them, so a blanket toleration (operator Exists, no key)
-// tolerates every convention: it counts for all of them and so favours
-// none.
+type tolerationSet struct {
+	tols []corev1.Toleration
+	n    int
+}
+
+// count adds one workload.
 func (e *evidence) count(f *target.Facts) {
 	if f.OS != target.Windows {
 		return
 	}
-	known := cluster.KnownWindowsTaints()
-	if e.tolerating == nil {
-		e.tolerating = make([]int, len(known))
+	if e.sets == nil {
+		e.sets = map[string]*tolerationSet{}
 	}
 	e.windows++
-	for i := range known {
-		if corev1helpers.TolerationsTolerateTaint(klog.Background(), f.Tolerations, &known[i], false) {
-			e.tolerating[i]++
+	var b strings.Builder
+	for _, t := range f.Tolerations {
+		fmt.Fprintf(&b, "%q %q %q %q %v;", t.Key, t.Operator, t.Value, t.Effect, t.TolerationSeconds != nil)
+	}
+	k := b.String()
+	if s, ok := e.sets[k]; ok {
+		s.n++
+		return
+	}
+	e.sets[k] = &tolerationSet{tols: slices.Clone(f.Tolerations), n: 1}
+}
+
+// conventions are the known conventions, then the ones the input names
+// that are not known, in a stable order.
+func (e *evidence) conventions() []corev1.Taint {
+	out := cluster.KnownWindowsTaints()
+	var named []corev1.Taint
+	for _, s := range e.sets {
+		for _, tol := range s.tols {
+			t, ok := cluster.WindowsTaintNamed(tol)
+			same := func(o corev1.Taint) bool { return o.MatchTaint(&t) }
+			if !ok || slices.ContainsFunc(out, same) || slices.ContainsFunc(named, same) {
+				continue
+			}
+			named = append(named, t)
 		}
 	}
+	slices.SortFunc(named, func(a, b corev1.Taint) int {
+		return strings.Compare(a.ToString(), b.ToString())
+	})
+	return append(out, named...)
 }
 
 // input sums the evidence up. The input's Windows taint convention is the
-// known convention that more of its Windows workloads tolerate than any
-// other, provided at least half of them do: "3 of 4 Windows workloads
-// tolerate os=windows:NoSchedule". Two conventions tolerated by as many
-// workloads are a tie, and a tie is no convention. One workload alone
-// sets a convention only for itself, which it follows.
+// convention that more of its Windows workloads tolerate than any other,
+// provided at least half of them do: "3 of 4 Windows workloads tolerate
+// os=windows:NoSchedule". Tolerations are matched as the scheduler
+// matches them, so a blanket toleration (operator Exists, no key)
+// tolerates every convention: it counts for all of them and so favours
+// none. Two conventions tolerated by as many workloads are a tie, and a
+// tie is no convention. One workload alone sets a convention only for
+// itself, which it follows.
 func (e *evidence) input() *rule.Evidence {
 	in := &rule.Evidence{WindowsWorkloads: e.windows}
+	conv := e.conventions()
+	tolerating := make([]int, len(conv))
+	for _, s := range e.sets {
+		for i := range conv {
+			if corev1helpers.TolerationsTolerateTaint(klog.Background(), s.tols, &conv[i], false) {
+				tolerating[i] += s.n
+			}
+		}
+	}
 	best, tie := -1, false
-	for i, n := range e.tolerating {
+	for i, n := range tolerating {
 		switch {
-		case best < 0 || n > e.tolerating[best]:
+		case best < 0 || n > tolerating[best]:
 			best, tie = i, false
-		case n == e.tolerating[best]:
+		case n == tolerating[best]:
 			tie = true
 		}
 	}
 	if best < 0 || tie {
 		return in
 	}
-	if n := e.tolerating[best]; n > 0 && 2*n >= e.windows {
-		in.WindowsTaint = &rule.Convention{Taint: cluster.KnownWindowsTaints()[best], Tolerating: n}
+	if n := tolerating[best]; n > 0 && 2*n >= e.windows {
+		in.WindowsTaint = &rule.Convention{Taint: conv[best], Tolerating: n}
 	}
 	return in
 }

@@ -44,6 +44,7 @@ const (
 	osCapital = "{key: os, value: Windows, effect: NoSchedule}"
 	gke       = "{key: node.kubernetes.io/os, value: windows, effect: NoSchedule}"
 	blanket   = "{operator: Exists}"
+	k2s       = "{key: OS, value: Windows, effect: NoSchedule}"
 )
 
 func TestInputConvention(t *testing.T) {
@@ -61,6 +62,9 @@ func TestInputConvention(t *testing.T) {
 		// but counts as tolerating the one the others name.
 		{"blanket favours none", []string{winPod("a", blanket), winPod("b", blanket), winPod("c")}, "3 windows, no convention"},
 		{"blanket counts", []string{winPod("a", blanket), winPod("b", osCapital), winPod("c"), winPod("d")}, "2 of 4 tolerate os=Windows"},
+		// A Windows taint of the input's own spelling is a convention too.
+		{"own spelling", []string{winPod("a", k2s), winPod("b", k2s), winPod("c")}, "2 of 3 tolerate OS=Windows"},
+		{"own spelling against a known one", []string{winPod("a", k2s), winPod("b", osWindows), winPod("c", osWindows), winPod("d")}, "2 of 4 tolerate os=windows"},
 		// Linux workloads are not evidence about Windows taints.
 		{"linux ignored", []string{winPod("a", gke), winPod("b"), pod("l1", "nginx:1.27"), pod("l2", "nginx:1.27")}, "1 of 2 tolerate node.kubernetes.io/os=windows"},
 	} {

@@ -160,10 +160,16 @@ func assumedToleration(in *rule.Evidence, tols []corev1.Toleration, path string,
 }
 
 // toleratedConvention returns the first known Windows taint convention the
-// tolerations tolerate.
+// tolerations tolerate, else the first Windows taint they name under a
+// cluster's own spelling (cluster.WindowsTaintNamed: K2s's OS=Windows).
 func toleratedConvention(tols []corev1.Toleration) (corev1.Taint, bool) {
 	for _, t := range cluster.KnownWindowsTaints() {
 		if tolerates(tols, &t) {
+			return t, true
+		}
+	}
+	for _, tol := range tols {
+		if t, ok := cluster.WindowsTaintNamed(tol); ok {
 			return t, true
 		}
 	}
