@@ -6,12 +6,14 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rules"
+	"github.com/winkube/winkube/internal/simulate"
 	"github.com/winkube/winkube/internal/winsupport"
 	"github.com/winkube/winkube/test/corpusgen"
 )
@@ -89,10 +91,48 @@ func benchPlan(b *testing.B, changes ...Change) {
 		b.Fatalf("%d workloads planned, the estate has %d", len(rep.Workloads), n)
 	}
 	b.ReportMetric(float64(len(rep.Workloads)), "workloads")
+	agreeWithSimulate(b, dir, rep)
 	b.ReportMetric(float64(len(rep.Steps)), "steps")
 	if os.Getenv("WINKUBE_BENCH_SUMMARY") != "" {
 		b.Logf("summary %+v, %d steps, %d pools", rep.Summary, len(rep.Steps), len(rep.Pools))
 	}
+}
+
+// agreeWithSimulate holds the plan's after-state of every workload of the
+// 2,000-workload estate to a separate run of the simulator on the target
+// cluster over the same files, read again (issue 23: the after-state
+// agrees with simulate on the target cluster file), outside the timing.
+func agreeWithSimulate(b *testing.B, dir string, rep *Report) {
+	b.Helper()
+	ins, errs := manifest.Inputs([]string{dir}, nil)
+	if len(errs) > 0 {
+		b.Fatal(errs[0])
+	}
+	objs, _ := manifest.ReadAll(ins)
+	v, err := winsupport.ParseVersion(rep.TargetCluster.KubernetesVersion)
+	if err != nil {
+		b.Fatal(err)
+	}
+	nodes, pools := rep.TargetCluster.Nodes()
+	want, err := simulate.Run(b.Context(), simulate.Input{Nodes: nodes, Pools: pools, Objects: objs, Model: winsupport.ForVersion(v)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(want.Workloads) != len(rep.Workloads) {
+		b.Fatalf("%d workloads planned, simulate of the target has %d", len(rep.Workloads), len(want.Workloads))
+	}
+	differ := 0
+	for i, w := range rep.Workloads {
+		if diff := cmp.Diff(stateOf(want.Workloads[i]), w.After); diff != "" || w.Workload != want.Workloads[i].Workload {
+			if differ++; differ <= 3 {
+				b.Errorf("%s: after-state differs from simulate of the target (-simulate +plan):\n%s", w.Workload, diff)
+			}
+		}
+	}
+	if differ > 0 {
+		b.Fatalf("%d of %d workloads' after-states differ from simulate of the target", differ, len(rep.Workloads))
+	}
+	b.Logf("after-state of all %d workloads agrees with simulate of the target", len(rep.Workloads))
 }
 
 // BenchmarkPlanWS2022ToWS2025 moves the Windows Server 2022 pool to 2025.
