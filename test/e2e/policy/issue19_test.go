@@ -79,11 +79,12 @@ func TestExportAsAUserRunsIt(t *testing.T) {
 		t.Fatalf("lint no longer reports the issue's findings: %+v", res.Findings)
 	}
 
-	// The canary (a Linux image pinned to Windows) is denied once the
-	// policies are active, whatever they would fix.
+	// The canary (a Linux image pinned to Windows, no resources) is denied
+	// and warned about once both the error and the warning policies are
+	// active (each is compiled on its own, the warning one can come later).
 	s.waitActive(t, "default", mustObject(t, windowsCanary), func(o outcome) bool {
-		_, d, _ := policyRules(o, "winkube")
-		return d != ""
+		w, d, _ := policyRules(o, "winkube")
+		return d != "" && w["windows-missing-resources"]
 	})
 	o := s.dryRun(t.Context(), "default", obj)
 	warned, denied, problems := policyRules(o, "winkube")
