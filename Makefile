@@ -3,7 +3,7 @@
 SHELL := bash
 GO ?= go
 
-.PHONY: all controlplane chromium tools test test-unit fuzz fuzz-targets docs bench
+.PHONY: all controlplane chromium tools kyverno test test-unit fuzz fuzz-targets docs bench
 
 all: test
 
@@ -21,10 +21,16 @@ chromium:
 tools:
 	bash hack/ensure-tools.sh
 
+# Build (or verify the cached) Kyverno CLI that test/e2e/policy runs the
+# exported Kyverno policies with; see hack/build-kyverno.sh. A cold build
+# takes long (about 50 minutes on 2 cores), once.
+kyverno:
+	bash hack/build-kyverno.sh
+
 # Every test: unit, fixtures, fuzz seeds, the real-corpus golden, and under
 # test/ the fidelity test and the end-to-end tests against the real control
 # plane and headless Chromium.
-test: controlplane chromium tools
+test: controlplane chromium tools kyverno
 	$(GO) test -timeout 60m ./...
 	$(MAKE) fuzz-targets FUZZTIME=8s
 

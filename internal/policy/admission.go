@@ -36,6 +36,13 @@ var matchConditions = []admissionregistrationv1.MatchCondition{
 	{Name: "not-being-deleted", Expression: `!has(object.metadata.deletionTimestamp)`},
 }
 
+// validatingConditions are matchConditions plus the skip of workloads no
+// exported rule can fire on (mayFireCondition), over the params.
+func validatingConditions() []admissionregistrationv1.MatchCondition {
+	return append(append([]admissionregistrationv1.MatchCondition(nil), matchConditions...),
+		admissionregistrationv1.MatchCondition{Name: "a-rule-may-fire", Expression: mayFireCondition(`(params.data.hybrid != 'true' && params.data.windowsPools == '')`)})
+}
+
 var paramKind = &admissionregistrationv1.ParamKind{APIVersion: "v1", Kind: "ConfigMap"}
 
 func celVariables() []admissionregistrationv1.Variable {
@@ -46,12 +53,17 @@ func celVariables() []admissionregistrationv1.Variable {
 	return out
 }
 
-// validation is the CEL of one check: true means admitted.
+// validation is the CEL of one check: true means admitted. The API server
+// evaluates every messageExpression of a policy on every request, whether
+// its validation failed or not (k8s.io/apiserver v0.36.3
+// pkg/admission/plugin/policy/validating/validator.go Validate), so the
+// message builds its detail only when the check fires: the condition is
+// cheaper than most details, and most requests fire nothing.
 func validation(r *rule.Rule, c check) admissionregistrationv1.Validation {
 	id := celString(r.ID)
 	return admissionregistrationv1.Validation{
 		Expression:        fmt.Sprintf(`%s in variables.ignored || 'all' in variables.ignored || !(%s)`, id, c.expr),
-		MessageExpression: fmt.Sprintf(`'%s: ' + %s`, r.ID, c.detail),
+		MessageExpression: fmt.Sprintf(`!(%s) ? '' : '%s: ' + %s`, c.expr, r.ID, c.detail),
 		Message:           r.ID + ": " + r.Title,
 		Reason:            ptr.To(metav1.StatusReasonForbidden),
 	}
@@ -80,7 +92,7 @@ func validatingPolicies(o *Options, chosen []*rule.Rule, checks map[*rule.Rule][
 			Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
 				ParamKind:        paramKind,
 				MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: workloadRules},
-				MatchConditions:  matchConditions,
+				MatchConditions:  validatingConditions(),
 				Variables:        celVariables(),
 				Validations:      vs,
 				FailurePolicy:    ptr.To(admissionregistrationv1.Fail),

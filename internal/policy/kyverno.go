@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -40,6 +41,8 @@ func kyvernoPolicies(o *Options, chosen []*rule.Rule, checks map[*rule.Rule][]ch
 	for _, c := range matchConditions {
 		conds = append(conds, map[string]any{"name": c.Name, "expression": c.Expression})
 	}
+	noWindows := params.Data["hybrid"] != "true" && params.Data["windowsPools"] == ""
+	conds = append(conds, map[string]any{"name": "a-rule-may-fire", "expression": mayFireCondition(fmt.Sprint(noWindows))})
 	var out []any
 	for _, s := range []rule.Severity{rule.Error, rule.Warning, rule.Info} {
 		var exprs []any

@@ -79,14 +79,14 @@ func TestExportAsAUserRunsIt(t *testing.T) {
 		t.Fatalf("lint no longer reports the issue's findings: %+v", res.Findings)
 	}
 
-	// The canary (a Linux image pinned to Windows) is denied once the
-	// error policy is active, whatever they would fix, and warned about
-	// (missing-spec-os) once the warning policy is: the API server
-	// compiles each policy on its own, so one can be active before the
-	// other.
+	// The canary (a Linux image pinned to Windows, no resources) is denied
+	// once the error policy is active, whatever they would fix, and warned
+	// about (missing-spec-os, windows-missing-resources) once the warning
+	// policy is: the API server compiles each policy on its own, so one
+	// can be active before the other.
 	s.waitActive(t, "default", mustObject(t, windowsCanary), func(o outcome) bool {
 		w, d, _ := policyRules(o, "winkube")
-		return d != "" && w["missing-spec-os"]
+		return d != "" && w["missing-spec-os"] && w["windows-missing-resources"]
 	})
 	o := s.dryRun(t.Context(), "default", obj)
 	warned, denied, problems := policyRules(o, "winkube")

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
 
 	"github.com/winkube/winkube/internal/policy"
 	"github.com/winkube/winkube/internal/rule"
@@ -44,12 +49,8 @@ func kyvernoCRDs(t *testing.T) []string {
 // TestKyvernoPoliciesMatchTheirSchema installs Kyverno's own CRDs for
 // ClusterPolicy and MutatingPolicy in the real API server and creates the
 // exported Kyverno policies with strict field validation: the API server
-// checks them against the CRDs' OpenAPI schemas and CEL rules. (Kyverno
-// itself is not run: its CLI v1.19.1 builds from the module proxy's source
-// only as the main module, its replace directives ruling out go install,
-// and that build took 50 minutes on the 2-core test machine; one
-// `kyverno apply` of the per-rule policies over a single object then took
-// about 100 s, nearly all of it compiling the policies' CEL.)
+// checks them against the CRDs' OpenAPI schemas and CEL rules.
+// TestKyvernoAgreesWithLint runs them with Kyverno itself.
 func TestKyvernoPoliciesMatchTheirSchema(t *testing.T) {
 	s := startServer(t)
 	crdGVR := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
@@ -128,4 +129,161 @@ func waitEstablished(t *testing.T, s *server, gvr schema.GroupVersionResource, n
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("CRD %s not established within 30s", name)
+}
+
+var kyvernoClusters = flag.String("kyverno-clusters", "reference", "comma-separated cluster profiles (rule-fixture names) TestKyvernoAgreesWithLint exports the Kyverno policies for")
+
+// kyvernoCLI builds (or finds cached) the Kyverno CLI with
+// hack/build-kyverno.sh and returns its path; the test fails when it
+// cannot.
+func kyvernoCLI(t *testing.T) string {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), "bash", filepath.Join(root, "hack/build-kyverno.sh"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || len(lines) == 0 || lines[len(lines)-1] == "" {
+		t.Fatalf("hack/build-kyverno.sh could not build the Kyverno CLI %s: %v\n%s", policy.KyvernoVersion, err, stderr.String())
+	}
+	return lines[len(lines)-1]
+}
+
+// kyvernoResult is one entry of the report `kyverno apply --policy-report
+// --output-format json` prints (an openreports.io ClusterReport).
+type kyvernoResult struct {
+	Policy    string `json:"policy"`
+	Result    string `json:"result"`
+	Message   string `json:"message"`
+	Resources []struct {
+		Kind, Name string
+	} `json:"resources"`
+}
+
+// kyvernoApply runs `kyverno apply` of the policies over the resources
+// and returns its report's results.
+func kyvernoApply(t *testing.T, bin, dir string, policies, resources []byte) []kyvernoResult {
+	t.Helper()
+	pf, rf := filepath.Join(dir, "policies.yaml"), filepath.Join(dir, "resources.yaml")
+	if err := os.WriteFile(pf, policies, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rf, resources, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), bin, "apply", pf, "--resource", rf, "--policy-report", "--output-format", "json", "--remove-color", "--continue-on-fail")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, _ := cmd.Output() // exits non-zero when a policy fails; the report says why
+	// The CLI prints its deprecation warnings on stdout before the report.
+	i := bytes.IndexByte(out, '{')
+	var report struct {
+		Results []kyvernoResult `json:"results"`
+	}
+	if i < 0 || json.Unmarshal(out[i:], &report) != nil {
+		t.Fatalf("kyverno apply %s --resource %s gave no JSON report:\n%s\n%s", pf, rf, out, stderr.String())
+	}
+	return report.Results
+}
+
+// TestKyvernoAgreesWithLint runs the exported Kyverno policies (enforce
+// mode) with Kyverno's own engine, `kyverno apply` of the CLI
+// hack/build-kyverno.sh builds, over every rule fixture's and the real
+// corpus's workloads under several cluster profiles (one export each: the
+// Kyverno policies carry the cluster), and holds each object's result per
+// policy (one ClusterPolicy per severity) to lint: fail exactly when lint
+// reports a finding of that severity of an exported rule, the message
+// naming one of those rules in lint's words; pass or skip otherwise.
+func TestKyvernoAgreesWithLint(t *testing.T) {
+	bin := kyvernoCLI(t)
+	m := winsupport.Default()
+	covered := coveredRules(m)
+	samples := fixtureSamplesAnyCluster(t)
+	samples = append(samples, corpusSamples(t)...)
+	var resources bytes.Buffer
+	names := map[string]sample{}
+	for i, smp := range samples {
+		u, _, err := toUnstructured(smp.obj, "default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("o%d", i)
+		u.SetName(name)
+		u.SetGenerateName("")
+		names[smp.obj.Kind+"/"+name] = smp
+		y, err := yaml.Marshal(u.Object)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resources.WriteString("---\n")
+		resources.Write(y)
+	}
+	for _, cname := range strings.Split(*kyvernoClusters, ",") {
+		t.Run(cname, func(t *testing.T) {
+			newCluster := testClusters[cname]
+			if newCluster == nil {
+				t.Fatalf("unknown cluster %q", cname)
+			}
+			y, err := policy.Export(policy.Options{Rules: rules.Suite(), Model: m, Cluster: newCluster(), Mode: policy.Enforce}, "kyverno")
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			results := kyvernoApply(t, bin, t.TempDir(), y, resources.Bytes())
+			t.Logf("kyverno apply: %d objects, %d results in %s", len(samples), len(results), time.Since(start).Round(time.Second))
+			got := map[string]map[string]kyvernoResult{} // object, policy
+			for _, r := range results {
+				if len(r.Resources) != 1 {
+					t.Errorf("result without one resource: %+v", r)
+					continue
+				}
+				k := r.Resources[0].Kind + "/" + r.Resources[0].Name
+				if got[k] == nil {
+					got[k] = map[string]kyvernoResult{}
+				}
+				got[k][r.Policy] = r
+			}
+			var compared, fails, bad int
+			for k, smp := range names {
+				fs := lintOf(smp.obj, covered, newCluster(), m)
+				if outOfScope(smp.obj) != "" {
+					fs = nil
+				}
+				for _, s := range []rule.Severity{rule.Error, rule.Warning, rule.Info} {
+					want := ids(fs, func(f rule.Finding) bool { return f.Severity == s })
+					r, ok := got[k]["winkube-"+s.String()]
+					compared++
+					var problem string
+					switch {
+					case !ok:
+						problem = "no result"
+					case r.Result == "fail" && len(want) > 0:
+						fails++
+						id, detail, _ := strings.Cut(r.Message, ": ")
+						if !slices.Contains(want, id) {
+							problem = fmt.Sprintf("failed for %s, lint reports %v", id, want)
+						} else if diff := messagesAgree(id, []string{detail}, fs); diff != "" {
+							problem = "message of " + diff
+						}
+					case r.Result == "fail":
+						problem = fmt.Sprintf("failed (%s), lint reports nothing at %s", r.Message, s)
+					case len(want) > 0:
+						problem = fmt.Sprintf("%s (%s), lint reports %v", r.Result, r.Message, want)
+					case r.Result != "pass" && r.Result != "skip":
+						problem = fmt.Sprintf("%s: %s", r.Result, r.Message)
+					}
+					if problem != "" {
+						bad++
+						if bad <= 30 {
+							t.Errorf("%s under %s, policy winkube-%s: %s%s", smp.name, cname, s, problem, describe(fs))
+						}
+					}
+				}
+			}
+			t.Logf("%d object×policy results compared, %d failures as lint's, %d disagreements", compared, fails, bad)
+			if fails == 0 {
+				t.Error("no object failed any policy: the comparison proves nothing")
+			}
+		})
+	}
 }

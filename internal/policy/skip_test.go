@@ -1,0 +1,54 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/winkube/winkube/internal/winsupport"
+)
+
+// TestWindowsNeedles holds mayFireCondition's Windows-image test to
+// winsupport: every reference ParseImage calls Windows, or whose tag names
+// a build, contains a needle. The references are the image table's
+// Windows rows and every build tag on a Linux and an unknown repository,
+// written as users write them.
+func TestWindowsNeedles(t *testing.T) {
+	t.Parallel()
+	m := winsupport.Default()
+	needles := windowsNeedles(m)
+	var refs []string
+	for _, r := range m.ImagePrefixes() {
+		p := strings.TrimSuffix(r.Prefix, "/")
+		refs = append(refs, p+"/app:1.0", p+":1.0", strings.TrimPrefix(p, "docker.io/")+":latest", "index."+p+":v2", strings.ToUpper(p)+":X")
+	}
+	for _, b := range m.Builds() {
+		for _, tag := range append([]string{b.Build}, b.Tags...) {
+			for _, repo := range []string{"nginx", "example.com/team/app", "mcr.microsoft.com/oss/kubernetes/pause", "ghcr.io/x/y"} {
+				refs = append(refs, repo+":"+tag, repo+":v1-"+tag, repo+":windowsservercore-"+tag, repo+":nanoserver-"+strings.ToUpper(tag)+"-amd64")
+			}
+		}
+	}
+	var windows int
+	for _, ref := range refs {
+		img := m.ParseImage(ref)
+		if img.Platform != winsupport.PlatformWindows && img.Build == nil {
+			continue
+		}
+		windows++
+		low := strings.ToLower(ref)
+		found := false
+		for _, n := range needles {
+			if strings.Contains(low, n) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("%s: ParseImage says %s, build %v, but it contains none of %q: the policies would skip it", ref, img.Platform, img.Build, needles)
+		}
+	}
+	if windows == 0 {
+		t.Fatal("no reference was Windows: the test proves nothing")
+	}
+	t.Logf("%d of %d references Windows or of a build; needles %q", windows, len(refs), needles)
+}
