@@ -38,7 +38,8 @@ const specExpr = `(object.kind == 'Pod' ? object.spec : object.kind == 'PodTempl
 // Windows verdict and of a tag naming a build (imgPlatforms, imgBuilds):
 // the image, lowercased, contains a Windows image-table prefix (without
 // its docker.io/ part, as a bare reference writes it), "windows",
-// "nanoserver", "servercore", "ltsc" or "10.0.". A false positive only
+// "nanoserver", "servercore", "ltsc", "10.0.", "1809", or a third
+// party's year word (win2022, ws2025). A false positive only
 // costs the full evaluation. test/e2e/policy's differential test holds
 // the skip to lint (no decision may change).
 //
@@ -73,6 +74,14 @@ func imageNeedles(m winsupport.Model, img string) string {
 // once lowercased (TestWindowsNeedles).
 func windowsNeedles(m winsupport.Model) []string {
 	set := map[string]bool{"windows": true, "nanoserver": true, "servercore": true, "ltsc": true, "10.0.": true}
+	// Third parties' tags (winsupport's thirdPartyBuild): 1809 and
+	// 1809-jan2020, and year words; windows2019, windowsserver2022,
+	// servercore2019 and nanoserver2022 hold a needle already.
+	set["1809"] = true
+	for _, y := range winsupport.ThirdPartyYears() {
+		set["win"+y] = true
+		set["ws"+y] = true
+	}
 	for _, r := range m.ImagePrefixes() {
 		if r.Platform != winsupport.PlatformWindows {
 			continue

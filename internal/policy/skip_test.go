@@ -28,6 +28,11 @@ func TestWindowsNeedles(t *testing.T) {
 			}
 		}
 	}
+	// Third parties' tags on repositories the table does not know
+	// (winsupport's thirdPartyBuild).
+	for _, tag := range []string{"1809", "1809-jan2020", "windows-2019-amd64", "v2025.4-windows2019", "windows-ltsc-2022", "win2022", "ws2025", "WS2019-amd64", "windowsserver2022", "servercore2019", "nanoserver2022"} {
+		refs = append(refs, "example.com/team/app:"+tag, "ghcr.io/x/y:"+tag)
+	}
 	var windows int
 	for _, ref := range refs {
 		img := m.ParseImage(ref)
