@@ -14,8 +14,8 @@ var networkChecks = map[*rule.Rule]exporter{
 		dns := `variables.spec.?dnsConfig`
 		ndots := dns + `.?options.orValue([]).filter(o, o.?name.orValue('') == 'ndots')`
 		searches := `(variables.spec.?dnsPolicy.orValue('ClusterFirst') == 'ClusterFirst' ? ` + dns + `.?searches.orValue([]) : [])`
-		msgs := ndots + `.map(o, 'dnsConfig option ndots' + (has(o.value) ? ':' + o.value : '') + ' has no effect on Windows: a Windows pod treats every name with a dot as fully qualified')` +
-			` + (size(` + searches + `) > 0 ? ['dnsConfig searches ' + ` + searches + `.map(d, '"' + d + '"').join(', ') + ' never expand a name on Windows: a Windows pod has one DNS suffix, its namespace\'s'] : [])`
+		msgs := ndots + `.map(o, ` + celf(rules.DNSNdotsMsg, `(has(o.value) ? ':' + o.value : '')`) + `)` +
+			` + (size(` + searches + `) > 0 ? [` + celf(rules.DNSSearchesMsg, searches+`.map(d, '"' + d + '"').join(', ')`) + `] : [])`
 		return []check{{expr: win + ` && !variables.hostProcess && ` + dns + `.hasValue() && (size(` + ndots + `) > 0 || size(` + searches + `) > 0)`,
 			detail: `(` + msgs + `).join('; ')`}}
 	},

@@ -9,6 +9,13 @@ import (
 	"github.com/winkube/winkube/internal/rule"
 )
 
+// The messages of WindowsDNSConfigIgnored; the exported admission policy
+// builds its messages from the same templates.
+const (
+	DNSNdotsMsg    = "dnsConfig option ndots%s has no effect on Windows: a Windows pod treats every name with a dot as fully qualified"
+	DNSSearchesMsg = "dnsConfig searches %s never expand a name on Windows: a Windows pod has one DNS suffix, its namespace's"
+)
+
 // WindowsDNSConfigIgnored: dnsConfig settings a Windows pod's resolver
 // does not apply.
 var WindowsDNSConfigIgnored = &rule.Rule{
@@ -41,12 +48,12 @@ var WindowsDNSConfigIgnored = &rule.Rule{
 				v = ":" + *o.Value
 			}
 			p.Report(rule.Finding{Path: rule.Path(at.Child("options").Index(i)),
-				Message: fmt.Sprintf("dnsConfig option ndots%s has no effect on Windows: a Windows pod treats every name with a dot as fully qualified", v),
+				Message: fmt.Sprintf(DNSNdotsMsg, v),
 				Hint:    "write fully qualified names in the Windows workload and drop the ndots option"})
 		}
 		if extra := unusedSearches(s); len(extra) > 0 {
 			p.Report(rule.Finding{Path: rule.Path(at.Child("searches")),
-				Message: fmt.Sprintf("dnsConfig searches %s never expand a name on Windows: a Windows pod has one DNS suffix, its namespace's", strings.Join(extra, ", ")),
+				Message: fmt.Sprintf(DNSSearchesMsg, strings.Join(extra, ", ")),
 				Hint:    "write fully qualified names in the Windows workload instead of relying on search domains"})
 		}
 	},
