@@ -33,8 +33,8 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 		// (rules.noPortMappingsPool: the first such pool is named).
 		noMap := `variables.winPools.filter(p, size(p) > 4 && p[4] == 'false')`
 		ports := `variables.hostPorts[i]`
-		msgs := `variables.containers.transformList(i, c, size(` + ports + `) > 0, (size(` + ports + `) == 1 ? 'hostPort ' : 'hostPorts ') + ` + andList(ports) +
-			` + ' on Windows container "' + c.name + '": the CNI plugin of Windows pool "' + ` + noMap + `[0][0] + '" does not map ports, so the node does not open them')`
+		msgs := `variables.containers.transformList(i, c, size(` + ports + `) > 0, ` +
+			celf(rules.HostPortNoMappingMsg, `size(`+ports+`) == 1 ? 'hostPort' : 'hostPorts'`, andList(ports), `c.name`, noMap+`[0][0]`) + `)`
 		return []check{{expr: win + ` && !` + hostNetwork + ` && !variables.hostProcess && size(` + noMap + `) > 0 && variables.hostPorts.exists(l, size(l) > 0)`,
 			detail: msgs + `.join('; ')`}}
 	},
@@ -42,7 +42,7 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 		// Without hostNetwork the kubelet treats the policy as ClusterFirst
 		// (rules.WindowsDNSHostNet): not reported.
 		return []check{{expr: win + ` && variables.spec.?dnsPolicy.orValue('') == 'ClusterFirstWithHostNet' && ` + hostNetwork + ` && !variables.hostProcess`,
-			detail: `'dnsPolicy ClusterFirstWithHostNet is not supported on Windows: Windows pods never share the host network, so at best it acts as the default ClusterFirst; remove it'`}}
+			detail: celString(rules.DNSHostNetMsg)}}
 	},
 	rules.WindowsMemoryEmptyDir: func(winsupport.Model) []check {
 		memory := `v.?emptyDir.?medium.orValue('') == 'Memory'`
@@ -123,8 +123,7 @@ var linuxOnlyChecks = map[*rule.Rule]exporter{
 		// Helm test hooks run once, under helm test (rules.helmTestHook).
 		helmTest := `object.metadata.?annotations.orValue({})[?'helm.sh/hook'].orValue('').split(',').exists(h, h.trim() in ['test', 'test-success', 'test-failure'])`
 		return []check{{expr: win + ` && ` + n + ` > 0 && !` + helmTest,
-			detail: `(` + n + ` == 1 ? 'container ' : 'containers ') + ` + andList(`variables.missingResourcesShown`) +
-				` + (` + n + ` == 1 ? ' has' : ' have') + ' no memory limit or no cpu/memory requests; a Windows node has no OOM killer to protect it'`}}
+			detail: celf(rules.MissingResourcesMsg, n+` == 1 ? 'container' : 'containers'`, andList(`variables.missingResourcesShown`), n+` == 1 ? 'has' : 'have'`)}}
 	},
 	rules.WindowsSidecarUnsupported: func(m winsupport.Model) []check {
 		if m.Supports(winsupport.FeatureSidecars) {

@@ -69,8 +69,7 @@ var placementChecks = map[*rule.Rule]exporter{
 		return []check{{
 			expr: `!variables.isDaemonSet && variables.hybrid && variables.schedLinux && variables.schedWindows && variables.winPools.exists(i, p, variables.buildOK[i] && size(variables.untolerated[i]) == 0 && size(variables.poolTaints[i]) > 0)`,
 			detail: `(` + tol + `.?key.orValue('') == '' && ` + tol + `.?operator.orValue('') == 'Exists' ? ` +
-				`'toleration with operator Exists and no key tolerates every taint, ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '" included,' : ` +
-				`'toleration tolerates taint ' + ` + x + `[3] + ' of Windows pool "' + ` + x + `[4] + '"') + ' but nothing pins the workload to Windows: its pods can land on Linux or Windows nodes'`,
+				celf(rules.BlanketTolerationMsg, x+`[3]`, x+`[4]`) + ` : ` + celf(rules.TolerationTaintMsg, x+`[3]`, x+`[4]`) + `) + ` + celString(rules.NoWindowsPinMsg),
 		}}
 	},
 	rules.ConflictingOSSignals: func(winsupport.Model) []check {
@@ -96,21 +95,20 @@ var placementChecks = map[*rule.Rule]exporter{
 		return []check{{
 			expr: `variables.os == 'windows' && !variables.hostProcess && !variables.constrained && variables.schedWindows && ` +
 				builds + `.exists(a, ` + builds + `.exists(b, a != b)) && !variables.imgPlatforms.all(p, p == 'multi')`,
-			detail: `'Windows workload has no node.kubernetes.io/windows-build constraint and can land on Windows pools ' + ` + poolList(reachable, `p[3]`) + ` + '; under process isolation its images must match the node\'s build'`,
+			detail: celf(rules.MissingBuildPinMsg, poolList(reachable, `p[3]`)),
 		}}
 	},
 	rules.LinuxDaemonSetUnpinned: func(winsupport.Model) []check {
 		base := `variables.isDaemonSet && variables.os != 'windows' && variables.schedWindows`
-		who := `(variables.os == 'linux' ? 'Linux DaemonSet (from ' + variables.by + ')' : 'DaemonSet')`
+		who := `(variables.os == 'linux' ? ` + celf(rules.LinuxDaemonSetWho, `variables.by`) + ` : 'DaemonSet')`
 		reachable := `variables.buildOK[i] && size(variables.untolerated[i]) == 0`
 		tainted := `variables.buildOK[i] && size(variables.untolerated[i]) > 0`
 		return []check{
 			{expr: base + ` && ` + anyReachable,
-				detail: who + ` + ' is not pinned to Linux and will run a pod on every node of Windows ' + ` + plural(reachable, "pool", "pools") + ` + ' ' + ` +
-					poolList(reachable, `(p[2] == '' ? 'untainted' : 'its tolerations cover the pool\'s taints')`) + ` + ', where Linux containers cannot start'`},
+				detail: celf(rules.DaemonSetOnWindowsMsg, who, plural(reachable, "pool", "pools"),
+					poolList(reachable, `(p[2] == '' ? 'untainted' : 'its tolerations cover the pool\'s taints')`))},
 			{expr: base + ` && !` + anyReachable + ` && ` + anyTainted, severity: sev(rule.Warning),
-				detail: who + ` + ' is not pinned to Linux; only taints keep it off Windows ' + ` + plural(tainted, "pool", "pools") + ` + ' ' + ` +
-					poolList(tainted, `variables.untolerated[i][0][3]`)},
+				detail: celf(rules.DaemonSetTaintsOnlyMsg, who, plural(tainted, "pool", "pools"), poolList(tainted, `variables.untolerated[i][0][3]`))},
 		}
 	},
 }

@@ -55,11 +55,11 @@ func imageSourceVariable() variable {
 	for _, r := range m.ImagePrefixes() {
 		sources[r.Prefix] = m.ParseImage(r.Prefix).Source
 	}
-	row := `(variables.imgRow[i] != '' ? ` + mapLiteral(sources) + `[variables.imgRow[i]] : t[0] == 'windows' ? 'the repository name says windows' : '')`
+	row := `(variables.imgRow[i] != '' ? ` + mapLiteral(sources) + `[variables.imgRow[i]] : t[0] == 'windows' ? ` + celString(winsupport.SourceRepositoryWindows) + ` : '')`
 	return variable{"imgSource", `variables.imgTable.transformList(i, t, t[0] == 'windows' ? ` + row + ` : ` +
-		`variables.imgBuilds[i] != '' ? 'the tag names Windows Server build ' + variables.imgBuilds[i] : ` +
-		`variables.imgTags[i].matches('windows|nanoserver|servercore') ? 'the tag names a Windows variant' : ` +
-		`t[0] == 'multi' && variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(linuxVariantRE(m)) + `)) ? 'the tag names a Linux variant of a multi-platform repository' : ` + row + `)`}
+		`variables.imgBuilds[i] != '' ? ` + celString(winsupport.SourceTagBuild) + ` + variables.imgBuilds[i] : ` +
+		`variables.imgTags[i].matches('windows|nanoserver|servercore') ? ` + celString(winsupport.SourceTagWindows) + ` : ` +
+		`t[0] == 'multi' && variables.imgTags[i].findAll('[a-z0-9]+').exists(w, w.matches(` + celString(linuxVariantRE(m)) + `)) ? ` + celString(winsupport.SourceTagLinux) + ` : ` + row + `)`}
 }
 
 // prefixRE matches the longest image-table prefix of one platform at the

@@ -11,6 +11,14 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
+// Messages the exported admission policies build from the same templates
+// (internal/policy's celf).
+const (
+	// HostPortNoMappingMsg: "hostPort(s)", the ports, the container, the pool.
+	HostPortNoMappingMsg = "%s %s on Windows container %q: the CNI plugin of Windows pool %q does not map ports, so the node does not open them"
+	DNSHostNetMsg        = "dnsPolicy ClusterFirstWithHostNet is not supported on Windows: Windows pods never share the host network, so at best it acts as the default ClusterFirst; remove it"
+)
+
 // Message templates of Linux-only rules, declared once: the rules format
 // them with fmt and the exported admission policy (internal/policy)
 // renders the same templates as CEL.
@@ -121,10 +129,9 @@ var WindowsHostPort = &rule.Rule{
 				return
 			}
 			p.Report(rule.Finding{Path: first,
-				Message: fmt.Sprintf("%s %s on Windows container %q: the CNI plugin of Windows pool %q does not map ports, so the node does not open them",
-					plural(len(ports), "hostPort", "hostPorts"), resourceList(ports), c.Name, pool),
-				Hint: "expose the port with a NodePort or LoadBalancer Service instead; the cluster profile says cniPortMappings: false for the pool",
-				Fix:  &rule.Fix{Title: "remove " + plural(len(ports), "hostPort", "hostPorts"), Edits: edits}})
+				Message: fmt.Sprintf(HostPortNoMappingMsg, plural(len(ports), "hostPort", "hostPorts"), resourceList(ports), c.Name, pool),
+				Hint:    "expose the port with a NodePort or LoadBalancer Service instead; the cluster profile says cniPortMappings: false for the pool",
+				Fix:     &rule.Fix{Title: "remove " + plural(len(ports), "hostPort", "hostPorts"), Edits: edits}})
 		})
 	},
 }
@@ -165,7 +172,7 @@ var WindowsDNSHostNet = &rule.Rule{
 		}
 		path := rule.Path(p.Workload.SpecPath.Child("dnsPolicy"))
 		p.Report(rule.Finding{Path: path,
-			Message: "dnsPolicy ClusterFirstWithHostNet is not supported on Windows: Windows pods never share the host network, so at best it acts as the default ClusterFirst; remove it",
+			Message: DNSHostNetMsg,
 			Fix:     &rule.Fix{Title: "remove dnsPolicy", Safe: true, Edits: []rule.Edit{{Op: rule.Remove, Path: path}}}})
 	},
 }

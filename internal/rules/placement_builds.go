@@ -13,6 +13,10 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
+// MissingBuildPinMsg is missing-windows-build-pin's message (the pools);
+// the exported admission policy builds it from the same template.
+const MissingBuildPinMsg = "Windows workload has no node.kubernetes.io/windows-build constraint and can land on Windows pools %s; under process isolation its images must match the node's build"
+
 // MissingWindowsBuildPin: in a cluster with several Windows builds, a
 // process-isolated pod must be kept to the build its image was made for.
 var MissingWindowsBuildPin = &rule.Rule{
@@ -45,7 +49,7 @@ var MissingWindowsBuildPin = &rule.Rule{
 		}
 		sel := p.Workload.SpecPath.Child("nodeSelector")
 		fd := rule.Finding{Path: rule.Path(sel),
-			Message: fmt.Sprintf("Windows workload has no node.kubernetes.io/windows-build constraint and can land on Windows pools %s; under process isolation its images must match the node's build",
+			Message: fmt.Sprintf(MissingBuildPinMsg,
 				poolList(reachable, func(pool cluster.Pool) string { return pool.WindowsBuild }))}
 		switch {
 		case len(implied) == 1 && slices.Contains(builds, implied[0]):

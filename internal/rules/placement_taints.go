@@ -10,6 +10,22 @@ import (
 	"github.com/winkube/winkube/internal/target"
 )
 
+// Messages of toleration-without-selector and linux-daemonset-unpinned;
+// the exported admission policies build theirs from the same templates.
+const (
+	// TolerationTaintMsg and BlanketTolerationMsg: the taint, the pool;
+	// NoWindowsPinMsg follows either.
+	TolerationTaintMsg   = "toleration tolerates taint %s of Windows pool %q"
+	BlanketTolerationMsg = "toleration with operator Exists and no key tolerates every taint, %s of Windows pool %q included,"
+	NoWindowsPinMsg      = " but nothing pins the workload to Windows: its pods can land on Linux or Windows nodes"
+	// LinuxDaemonSetWho names a DaemonSet for Linux (from what says so);
+	// DaemonSetOnWindowsMsg and DaemonSetTaintsOnlyMsg: who, "pool" or
+	// "pools", the pools.
+	LinuxDaemonSetWho      = "Linux DaemonSet (from %s)"
+	DaemonSetOnWindowsMsg  = "%s is not pinned to Linux and will run a pod on every node of Windows %s %s, where Linux containers cannot start"
+	DaemonSetTaintsOnlyMsg = "%s is not pinned to Linux; only taints keep it off Windows %s %s"
+)
+
 // TolerationWithoutSelector: a toleration lets pods onto Windows nodes but
 // does not send them there.
 var TolerationWithoutSelector = &rule.Rule{
@@ -39,16 +55,16 @@ var TolerationWithoutSelector = &rule.Rule{
 			}
 			i, _ := toleratingIndex(f.Tolerations, taints[0])
 			path := p.Workload.SpecPath.Child("tolerations").Index(i)
-			what := fmt.Sprintf("toleration tolerates taint %s of Windows pool %q", taintString(taints[0]), pool.Name)
+			what := fmt.Sprintf(TolerationTaintMsg, taintString(taints[0]), pool.Name)
 			if blanket(f.Tolerations[i]) {
-				what = fmt.Sprintf("toleration with operator Exists and no key tolerates every taint, %s of Windows pool %q included,", taintString(taints[0]), pool.Name)
+				what = fmt.Sprintf(BlanketTolerationMsg, taintString(taints[0]), pool.Name)
 			}
 			if i >= len(p.Workload.Spec.Tolerations) {
 				path = p.Workload.SpecPath.Child("runtimeClassName")
 				what = fmt.Sprintf("RuntimeClass %q adds a toleration of taint %s of Windows pool %q", f.RuntimeClassName, taintString(taints[0]), pool.Name)
 			}
 			fd := rule.Finding{Path: rule.Path(path),
-				Message: what + " but nothing pins the workload to Windows: its pods can land on Linux or Windows nodes"}
+				Message: what + NoWindowsPinMsg}
 			switch f.OS {
 			case target.Windows, target.Linux:
 				fd.Hint = fmt.Sprintf("the workload is for %s (from %s): add nodeSelector kubernetes.io/os: %s", osWord(f.OS), f.By, f.OS)
@@ -86,15 +102,15 @@ var LinuxDaemonSetUnpinned = &rule.Rule{
 		reachable, tainted := windowsPools(p)
 		who := "DaemonSet"
 		if f.Is(target.Linux) {
-			who = fmt.Sprintf("Linux DaemonSet (from %s)", f.By)
+			who = fmt.Sprintf(LinuxDaemonSetWho, f.By)
 		}
 		fd := rule.Finding{Path: rule.Path(p.Workload.SpecPath.Child("nodeSelector")), Fix: pinFix(p, "linux")}
 		switch {
 		case len(reachable) > 0:
-			fd.Message = fmt.Sprintf("%s is not pinned to Linux and will run a pod on every node of Windows %s %s, where Linux containers cannot start",
+			fd.Message = fmt.Sprintf(DaemonSetOnWindowsMsg,
 				who, plural(len(reachable), "pool", "pools"), poolList(reachable, openReason))
 		case len(tainted) > 0:
-			fd.Message = fmt.Sprintf("%s is not pinned to Linux; only taints keep it off Windows %s %s",
+			fd.Message = fmt.Sprintf(DaemonSetTaintsOnlyMsg,
 				who, plural(len(tainted), "pool", "pools"), poolList(tainted, func(pool cluster.Pool) string {
 					return taintString(untolerated(pool, f.Tolerations)[0])
 				}))

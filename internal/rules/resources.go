@@ -12,6 +12,11 @@ import (
 	"github.com/winkube/winkube/internal/target"
 )
 
+// MissingResourcesMsg is windows-missing-resources' message: "container"
+// or "containers", up to three names, "has" or "have". The exported
+// admission policy builds it from the same template.
+const MissingResourcesMsg = "%s %s %s no memory limit or no cpu/memory requests; a Windows node has no OOM killer to protect it"
+
 var resourceRules = []*rule.Rule{
 	WindowsMissingResources,
 	WindowsMissingStartupProbe,
@@ -64,7 +69,7 @@ var WindowsMissingResources = &rule.Rule{
 		}
 		p.Report(rule.Finding{
 			Path: rule.Path(base.Child("containers").Index(first).Child("resources")),
-			Message: fmt.Sprintf("%s %s %s no memory limit or no cpu/memory requests; a Windows node has no OOM killer to protect it",
+			Message: fmt.Sprintf(MissingResourcesMsg,
 				plural(len(names), "container", "containers"), resourceList(firstNames(names, 3)), plural(len(names), "has", "have")),
 			Hint: "missing: " + strings.Join(parts, "; ") + ". Requests keep the scheduler from overcommitting the node; a memory limit is the only cap on a Windows container's memory",
 		})

@@ -8,6 +8,15 @@ import (
 	"sync/atomic"
 )
 
+// Image.Source's words when no image table row decides (the exported
+// admission policies write the same words).
+const (
+	SourceRepositoryWindows = "the repository name says windows"
+	SourceTagBuild          = "the tag names Windows Server build " // + the build
+	SourceTagWindows        = "the tag names a Windows variant"
+	SourceTagLinux          = "the tag names a Linux variant of a multi-platform repository"
+)
+
 // Platform says which OS an image can run on.
 type Platform int
 
@@ -155,7 +164,7 @@ func (m Model) parseImage(ref string) Image {
 		}
 	}
 	if best == 0 && strings.Contains(lastSegment(img.Repo), "windows") {
-		img.Platform, img.Source = PlatformWindows, "the repository name says windows"
+		img.Platform, img.Source = PlatformWindows, SourceRepositoryWindows
 	}
 	b := tagBuild(lower, winTag || img.Platform == PlatformWindows)
 	if b == nil && best == 0 {
@@ -165,12 +174,12 @@ func (m Model) parseImage(ref string) Image {
 	if b != nil {
 		img.Build = b
 		if img.Platform != PlatformWindows {
-			img.Platform, img.Source = PlatformWindows, "the tag names Windows Server build "+b.Build
+			img.Platform, img.Source = PlatformWindows, SourceTagBuild+b.Build
 		}
 	} else if winTag && img.Platform != PlatformWindows {
-		img.Platform, img.Source = PlatformWindows, "the tag names a Windows variant"
+		img.Platform, img.Source = PlatformWindows, SourceTagWindows
 	} else if img.Platform == PlatformMulti && linuxVariant(lower) {
-		img.Platform, img.Source = PlatformLinux, "the tag names a Linux variant of a multi-platform repository"
+		img.Platform, img.Source = PlatformLinux, SourceTagLinux
 	}
 	return img
 }
