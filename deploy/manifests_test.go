@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 
+	"github.com/winkube/winkube/internal/catalogue"
 	"github.com/winkube/winkube/internal/webhook"
 )
 
@@ -136,7 +137,7 @@ func loadWebhookConfig(t *testing.T, data map[string]string) *webhook.WebhookCon
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := webhook.LoadConfig(path)
+	cfg, err := webhook.LoadConfig(path, catalogue.Rules())
 	if err != nil {
 		t.Fatalf("the webhook rejects the shipped config: %v", err)
 	}
