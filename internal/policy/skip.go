@@ -32,7 +32,8 @@ const specExpr = `(object.kind == 'Pod' ? object.spec : object.kind == 'PodTempl
 //   - conflicting-os-signals under a Linux pin needs spec.os.name windows
 //     or HostProcess; windows-image-on-linux a Windows image;
 //     windows-build-unsupported and sac-image-eol an image whose tag names
-//     a Windows build, or a windows-build pin.
+//     a Windows build, or a windows-build or cloud OS label pin
+//     (winsupport.CloudOSLabelKeys), which is a signal whatever its value.
 //
 // The Windows-image test is a superset of winsupport.Model.ParseImage's
 // Windows verdict and of a tag naming a build (imgPlatforms, imgBuilds):
@@ -49,6 +50,10 @@ const specExpr = `(object.kind == 'Pod' ? object.spec : object.kind == 'PodTempl
 func mayFireCondition(noWindows string) string {
 	osKeys := celList([]string{cluster.LabelOS, cluster.LabelOSBeta})
 	build := celString(cluster.LabelWindowsBuild)
+	// A cloud platform's OS label (AKS os-sku, GKE's Windows version) pins
+	// an OS and a build as the windows-build label does: any key of theirs
+	// is a signal, whatever its value.
+	cloud := celList(winsupport.CloudOSLabelKeys())
 	terms := `s.?affinity.?nodeAffinity.?requiredDuringSchedulingIgnoredDuringExecution.?nodeSelectorTerms.orValue([])`
 	// An OS expression that no Windows node's labels satisfy.
 	excludesWindows := `(e.key in ` + osKeys + ` && ((e.operator == 'In' && !e.?values.orValue([]).exists(v, v == 'windows')) || (e.operator == 'NotIn' && e.?values.orValue([]).exists(v, v == 'windows'))))`
@@ -58,8 +63,8 @@ func mayFireCondition(noWindows string) string {
 	signal := `(s.?os.?name.orValue('') == 'windows' || ` +
 		`s.?securityContext.?windowsOptions.?hostProcess.orValue(false) || ` +
 		ctrs + `.exists(c, c.?securityContext.?windowsOptions.?hostProcess.orValue(false) || ` + imageNeedles(winsupport.Default(), `c.?image.orValue('').lowerAscii()`) + `) || ` +
-		`s.?nodeSelector.orValue({}).exists(k, k == ` + build + ` || (k in ` + osKeys + ` && s.nodeSelector[k] != 'linux')) || ` +
-		terms + `.exists(t, t.?matchExpressions.orValue([]).exists(e, e.key == ` + build + ` || (e.key in ` + osKeys + ` && !` + excludesWindows + `))))`
+		`s.?nodeSelector.orValue({}).exists(k, k == ` + build + ` || k in ` + cloud + ` || (k in ` + osKeys + ` && s.nodeSelector[k] != 'linux')) || ` +
+		terms + `.exists(t, t.?matchExpressions.orValue([]).exists(e, e.key == ` + build + ` || e.key in ` + cloud + ` || (e.key in ` + osKeys + ` && !` + excludesWindows + `))))`
 	return `[` + specExpr + `].all(s, !((` + linuxPin + ` || ` + noWindows + `) && !` + signal + `))`
 }
 

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // The seeded generator of the differential test: pod specs that combine,
@@ -38,7 +39,7 @@ var (
 		{"v1", "Pod"}, {"apps/v1", "Deployment"}, {"apps/v1", "DaemonSet"}, {"apps/v1", "StatefulSet"}, {"apps/v1", "ReplicaSet"},
 		{"batch/v1", "Job"}, {"batch/v1", "CronJob"}, {"v1", "ReplicationController"}, {"v1", "PodTemplate"},
 	}
-	genOSKeys = []string{cluster.LabelOS, cluster.LabelOSBeta, cluster.LabelWindowsBuild, "agentpool"}
+	genOSKeys = []string{cluster.LabelOS, cluster.LabelOSBeta, cluster.LabelWindowsBuild, "agentpool", winsupport.LabelAKSOSSKU, winsupport.LabelGKEWindowsVersion}
 	genTols   = []corev1.Toleration{
 		{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule},
 		{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule},
@@ -63,7 +64,7 @@ func genPodSpec(r *rand.Rand) corev1.PodSpec {
 	chance := func(p float64) bool { return r.Float64() < p }
 	if chance(0.7) {
 		s.NodeSelector = map[string]string{}
-		switch pick(8) {
+		switch pick(10) {
 		case 0, 1:
 			s.NodeSelector[cluster.LabelOS] = "windows"
 		case 2:
@@ -79,6 +80,11 @@ func genPodSpec(r *rand.Rand) corev1.PodSpec {
 			s.NodeSelector["node-role.kubernetes.io/control-plane"] = ""
 		case 7:
 			s.NodeSelector["agentpool"] = "win"
+		case 8:
+			// The platforms' OS labels pin an OS and a build too.
+			s.NodeSelector[winsupport.LabelAKSOSSKU] = []string{"Windows2019", "Windows2022", "Windows2025", "Ubuntu", "AzureLinux"}[pick(5)]
+		case 9:
+			s.NodeSelector[winsupport.LabelGKEWindowsVersion] = []string{"2019", "2022", "2025"}[pick(3)]
 		}
 	}
 	if chance(0.3) {
@@ -95,6 +101,10 @@ func genPodSpec(r *rand.Rand) corev1.PodSpec {
 						if chance(0.3) {
 							e.Values = append(e.Values, genBuilds[pick(len(genBuilds))])
 						}
+					case winsupport.LabelAKSOSSKU:
+						e.Values = [][]string{{"Windows2019"}, {"Windows2022"}, {"Windows2022", "Windows2025"}, {"Ubuntu"}}[pick(4)]
+					case winsupport.LabelGKEWindowsVersion:
+						e.Values = [][]string{{"2019"}, {"2022"}, {"2022", "2025"}}[pick(3)]
 					default:
 						e.Values = [][]string{{"windows"}, {"linux"}, {"linux", "windows"}, {"win"}}[pick(4)]
 					}
