@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,7 +39,7 @@ func drain(in Input, before, cordoned *simulate.Result, old []string) []Step {
 			continue
 		}
 		ready[p.Workload]++
-		if !contains(old, p.Pool) {
+		if !slices.Contains(old, p.Pool) {
 			stay[p.Workload]++
 			continue
 		}

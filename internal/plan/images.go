@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,7 +55,7 @@ func imageStep(in Input, t *Target, rep *Report, migs []Migration) (Step, bool) 
 		}
 		winsupport.VisitContainers(o.Workload().Spec, field.NewPath("spec"), func(c *corev1.Container, _ *field.Path) {
 			img := t.model.ParseImage(c.Image)
-			if img.Build != nil && img.Build.Build != build.Build && !contains(lines[c.Image], w.Workload) {
+			if img.Build != nil && img.Build.Build != build.Build && !slices.Contains(lines[c.Image], w.Workload) {
 				lines[c.Image] = append(lines[c.Image], w.Workload)
 			}
 		})

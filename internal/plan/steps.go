@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -229,7 +230,7 @@ func withPools(cur *cluster.Cluster, add []cluster.Pool, cordon []string) *clust
 		cordoned := make([]*corev1.Node, len(nodes))
 		for i, n := range nodes {
 			n = n.DeepCopy()
-			if contains(cordon, pools[n.Name]) {
+			if slices.Contains(cordon, pools[n.Name]) {
 				n.Spec.Unschedulable = true
 			}
 			cordoned[i] = n
@@ -239,15 +240,6 @@ func withPools(cur *cluster.Cluster, add []cluster.Pool, cordon []string) *clust
 		return c
 	}
 	return s.cluster
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // simulateCluster simulates an interim cluster with the target's model

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,11 +51,11 @@ func why(sp *schedPod, v verdict, m winsupport.Model) string {
 			tol = fmt.Sprintf("{key: %s, operator: Exists, effect: %s}", t.Key, t.Effect)
 		}
 		return fmt.Sprintf("taint %s is not tolerated; to run there, add the toleration %s", t.ToString(), tol)
-	case has(v.status.reasons, reasonUnschedulable):
+	case slices.Contains(v.status.reasons, reasonUnschedulable):
 		return "the nodes are cordoned (spec.unschedulable)"
-	case has(v.status.reasons, reasonNodeAffinity):
+	case slices.Contains(v.status.reasons, reasonNodeAffinity):
 		return selectorMismatch(sp, n.obj)
-	case has(v.status.reasons, reasonPorts):
+	case slices.Contains(v.status.reasons, reasonPorts):
 		return fmt.Sprintf("host port %s is already taken on the nodes", portList(sp.ports))
 	case isResource(v.status.reasons):
 		return fmt.Sprintf("%s: the pod requests %s; a node has %s allocatable", strings.Join(v.status.reasons, ", "),
@@ -126,7 +127,7 @@ func describeAmounts(a amounts, reasons []string) string {
 }
 
 func podsNote(reasons []string, n *node) string {
-	if has(reasons, reasonTooManyPods) {
+	if slices.Contains(reasons, reasonTooManyPods) {
 		return fmt.Sprintf(" (at most %d pods per node)", n.allowed)
 	}
 	return ""
@@ -138,15 +139,6 @@ func portList(ps []corev1.ContainerPort) string {
 		out = append(out, fmt.Sprintf("%d/%s", p.HostPort, toHostPort(p).protocol))
 	}
 	return strings.Join(out, ", ")
-}
-
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func plural(n int, word string) string {

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/plan"
 )
 
-// APIVersion and Kind identify the JSON form of a plan.
+// APIVersion and Kind identify the JSON form of a plan: winkube's one
+// API version (manifest.APIVersion), as its other documents carry.
 const (
-	APIVersion = "winkube.io/v1alpha1"
+	APIVersion = manifest.APIVersion
 	Kind       = "PlanReport"
 )
 
