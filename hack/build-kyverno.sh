@@ -29,7 +29,16 @@ TOOLS=$CACHE/tools
 BIN=$TOOLS/kyverno-$KYVERNO_VERSION
 mkdir -p "$TOOLS" || die "cannot create $TOOLS"
 
-ok() { [[ -x $BIN ]] && "$BIN" version 2>/dev/null | grep -q "${KYVERNO_VERSION#v}"; }
+# The version is read whole before it is matched: `| grep -q` would stop
+# reading at the first match, the CLI would die of SIGPIPE writing its
+# next line, and pipefail would call an up-to-date binary stale (it did,
+# now and then, and rebuilt it).
+ok() {
+	[[ -x $BIN ]] || return 1
+	local v
+	v=$("$BIN" version 2>/dev/null) || return 1
+	[[ $v == *"${KYVERNO_VERSION#v}"* ]]
+}
 if ok; then
 	log "up to date: $BIN"
 	echo "$BIN"

@@ -38,7 +38,9 @@ else
 	command -v pre-commit >/dev/null 2>&1 || die "pre-commit was installed but is not on PATH"
 fi
 
-if [[ -x $TOOLS/goreleaser ]] && "$TOOLS/goreleaser" --version 2>/dev/null | grep -q "${GORELEASER_VERSION#v}"; then
+# Read the version whole before matching it (a `| grep -q` under pipefail
+# can kill the tool with SIGPIPE and call it stale).
+if [[ -x $TOOLS/goreleaser ]] && grv=$("$TOOLS/goreleaser" --version 2>/dev/null) && [[ $grv == *"${GORELEASER_VERSION#v}"* ]]; then
 	log "goreleaser up to date in $TOOLS"
 else
 	log "building goreleaser $GORELEASER_VERSION from the Go module proxy (a few minutes, once) ..."
