@@ -37,15 +37,7 @@ import (
 // bound to the new pool and marked Ready, as the plan expects.
 func TestDrainOrderAgainstEvictionAPI(t *testing.T) {
 	t.Parallel()
-	cur, err := cluster.Load(testdata + "cluster.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ins, _ := manifest.Inputs([]string{testdata + "workloads.yaml"}, nil)
-	objs, lerrs := manifest.ReadAll(ins)
-	if len(lerrs) > 0 {
-		t.Fatal(lerrs)
-	}
+	cur, objs := loadFixture(t)
 	setPool, err := plan.SetPool("win:build=10.0.26100")
 	if err != nil {
 		t.Fatal(err)

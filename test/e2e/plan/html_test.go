@@ -24,11 +24,9 @@ import (
 // Server 2022 pool, and workloads pinned to 2022 with budgets.
 const testdata = "../../../internal/plan/testdata/"
 
-const hostile = `<script>alert("x")</script>`
-
-// fixturePlan plans the move of pool win to Windows Server 2025 with a
-// RuntimeClass whose handler is markup, which the page must show as text.
-func fixturePlan(t *testing.T) *plan.Report {
+// loadFixture reads the plan fixture's current cluster and workloads
+// (internal/plan/testdata), failing the test on any error.
+func loadFixture(t *testing.T) (*cluster.Cluster, []*manifest.Object) {
 	t.Helper()
 	cur, err := cluster.Load(testdata + "cluster.yaml")
 	if err != nil {
@@ -39,6 +37,16 @@ func fixturePlan(t *testing.T) *plan.Report {
 	if len(errs)+len(lerrs) > 0 {
 		t.Fatal(errs, lerrs)
 	}
+	return cur, objs
+}
+
+const hostile = `<script>alert("x")</script>`
+
+// fixturePlan plans the move of pool win to Windows Server 2025 with a
+// RuntimeClass whose handler is markup, which the page must show as text.
+func fixturePlan(t *testing.T) *plan.Report {
+	t.Helper()
+	cur, objs := loadFixture(t)
 	setPool, err := plan.SetPool("win:build=10.0.26100")
 	if err != nil {
 		t.Fatal(err)

@@ -19,8 +19,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/winkube/winkube/internal/cli"
-	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/test/controlplane"
 )
 
@@ -30,15 +28,7 @@ import (
 // workloads' before, after and verdicts, and the drain, are the same.
 func TestLiveAgreesWithFiles(t *testing.T) {
 	t.Parallel()
-	cur, err := cluster.Load(testdata + "cluster.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ins, _ := manifest.Inputs([]string{testdata + "workloads.yaml"}, nil)
-	objs, lerrs := manifest.ReadAll(ins)
-	if len(lerrs) > 0 {
-		t.Fatal(lerrs)
-	}
+	cur, objs := loadFixture(t)
 	cp := controlplane.StartT(t, controlplane.Options{NoScheduler: true})
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
