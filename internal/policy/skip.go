@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,23 +49,30 @@ const specExpr = `(object.kind == 'Pod' ? object.spec : object.kind == 'PodTempl
 // hybrid", over the params (ValidatingAdmissionPolicy) or a literal
 // (Kyverno, which carries the cluster in the policy).
 func mayFireCondition(noWindows string) string {
-	osKeys := celList([]string{cluster.LabelOS, cluster.LabelOSBeta})
-	build := celString(cluster.LabelWindowsBuild)
-	// A cloud platform's OS label (AKS os-sku, GKE's Windows version) pins
-	// an OS and a build as the windows-build label does: any key of theirs
-	// is a signal, whatever its value.
-	cloud := celList(winsupport.CloudOSLabelKeys())
+	osLabels := []string{cluster.LabelOS, cluster.LabelOSBeta}
+	osOnly := celList(osLabels)
+	// Every other label the policies read as an OS pin (the package's
+	// osKeys: the windows-build label, the platforms' OS labels such as AKS
+	// os-sku) pins a Windows build by its key alone: any of them is a
+	// signal, whatever its value.
+	var buildLabels []string
+	for _, k := range osKeys {
+		if !slices.Contains(osLabels, k) {
+			buildLabels = append(buildLabels, k)
+		}
+	}
+	pins := celList(buildLabels)
 	terms := `s.?affinity.?nodeAffinity.?requiredDuringSchedulingIgnoredDuringExecution.?nodeSelectorTerms.orValue([])`
 	// An OS expression that no Windows node's labels satisfy.
-	excludesWindows := `(e.key in ` + osKeys + ` && ((e.operator == 'In' && !e.?values.orValue([]).exists(v, v == 'windows')) || (e.operator == 'NotIn' && e.?values.orValue([]).exists(v, v == 'windows'))))`
-	linuxPin := `(s.?nodeSelector.orValue({}).exists(k, k in ` + osKeys + ` && s.nodeSelector[k] == 'linux') || ` +
+	excludesWindows := `(e.key in ` + osOnly + ` && ((e.operator == 'In' && !e.?values.orValue([]).exists(v, v == 'windows')) || (e.operator == 'NotIn' && e.?values.orValue([]).exists(v, v == 'windows'))))`
+	linuxPin := `(s.?nodeSelector.orValue({}).exists(k, k in ` + osOnly + ` && s.nodeSelector[k] == 'linux') || ` +
 		`(size(` + terms + `) > 0 && ` + terms + `.all(t, t.?matchExpressions.orValue([]).exists(e, ` + excludesWindows + `))))`
 	ctrs := `(s.?initContainers.orValue([]) + s.?containers.orValue([]) + s.?ephemeralContainers.orValue([]))`
 	signal := `(s.?os.?name.orValue('') == 'windows' || ` +
 		`s.?securityContext.?windowsOptions.?hostProcess.orValue(false) || ` +
 		ctrs + `.exists(c, c.?securityContext.?windowsOptions.?hostProcess.orValue(false) || ` + imageNeedles(winsupport.Default(), `c.?image.orValue('').lowerAscii()`) + `) || ` +
-		`s.?nodeSelector.orValue({}).exists(k, k == ` + build + ` || k in ` + cloud + ` || (k in ` + osKeys + ` && s.nodeSelector[k] != 'linux')) || ` +
-		terms + `.exists(t, t.?matchExpressions.orValue([]).exists(e, e.key == ` + build + ` || e.key in ` + cloud + ` || (e.key in ` + osKeys + ` && !` + excludesWindows + `))))`
+		`s.?nodeSelector.orValue({}).exists(k, k in ` + pins + ` || (k in ` + osOnly + ` && s.nodeSelector[k] != 'linux')) || ` +
+		terms + `.exists(t, t.?matchExpressions.orValue([]).exists(e, e.key in ` + pins + ` || (e.key in ` + osOnly + ` && !` + excludesWindows + `))))`
 	return `[` + specExpr + `].all(s, !((` + linuxPin + ` || ` + noWindows + `) && !` + signal + `))`
 }
 
