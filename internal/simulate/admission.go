@@ -2,52 +2,13 @@ package simulate
 
 import (
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/engine"
-	"github.com/winkube/winkube/internal/manifest"
-	"github.com/winkube/winkube/internal/rule"
-	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/target"
-	"github.com/winkube/winkube/internal/winsupport"
 )
-
-// podFor builds the pod a workload's controller creates, before admission:
-// the template with the controller's labels, the API server's defaults
-// winkube relies on, and for a DaemonSet the tolerations its controller
-// adds to every pod.
-func podFor(wl *workload) *corev1.Pod {
-	meta := wl.spec.Template.DeepCopy()
-	pod := &corev1.Pod{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
-		ObjectMeta: metav1.ObjectMeta{Name: wl.obj.Name, Namespace: wl.ns, Labels: meta.Labels, Annotations: meta.Annotations},
-		Spec:       *wl.spec.Spec.DeepCopy(),
-	}
-	if extra := wl.controllerLabels(); len(extra) > 0 {
-		if pod.Labels == nil {
-			pod.Labels = map[string]string{}
-		}
-		for k, v := range extra {
-			pod.Labels[k] = v
-		}
-	}
-	defaultPorts(&pod.Spec)
-	defaultRequests(&pod.Spec)
-	if wl.daemon {
-		addDaemonTolerations(&pod.Spec)
-	}
-	addDefaultTolerationSeconds(&pod.Spec)
-	return pod
-}
 
 // defaultPorts applies the API server's port defaults: protocol TCP, and
 // on a hostNetwork pod a host port equal to the container port.
@@ -197,49 +158,4 @@ func admitPriority(pod *corev1.Pod) string {
 // forbidden formats an admission plugin's refusal as the API server does.
 func forbidden(pod, msg string) string {
 	return fmt.Sprintf("pods %q is forbidden: %s", pod, msg)
-}
-
-// validate runs the suite's API-rejection rules through the engine, in
-// the API server's order of field errors (engine.Validate), and returns,
-// per object, the API server's refusal: `Kind.group "name" is invalid:
-// msg` or `... is invalid: [msg1, msg2]`. Only error findings count:
-// warnings predict what the API server will say once spec.os.name is set.
-func validate(objs []*manifest.Object, rcs map[string]*nodev1.RuntimeClass, m winsupport.Model) map[*manifest.Object]string {
-	known := make([]*nodev1.RuntimeClass, 0, len(rcs))
-	for _, name := range slices.Sorted(maps.Keys(rcs)) {
-		known = append(known, rcs[name])
-	}
-	found := engine.Validate(objs, engine.Options{Rules: rules.API(), Cluster: cluster.Reference(), Model: m, RuntimeClasses: known})
-	out := map[*manifest.Object]string{}
-	for i, o := range objs {
-		var msgs []string
-		for _, f := range found[i] {
-			if f.Severity == rule.Error {
-				msgs = append(msgs, f.Message)
-			}
-		}
-		if len(msgs) > 0 {
-			out[o] = invalid(o, msgs)
-		}
-	}
-	return out
-}
-
-// invalid renders field errors as apierrors.NewInvalid does: duplicates
-// dropped, one message bare, several in brackets.
-func invalid(o *manifest.Object, msgs []string) string {
-	var uniq []string
-	seen := map[string]bool{}
-	for _, m := range msgs {
-		if !seen[m] {
-			seen[m] = true
-			uniq = append(uniq, m)
-		}
-	}
-	gk := schema.GroupKind{Group: o.Group(), Kind: o.Kind}
-	agg := uniq[0]
-	if len(uniq) > 1 {
-		agg = "[" + strings.Join(uniq, ", ") + "]"
-	}
-	return fmt.Sprintf("%s %q is invalid: %s", gk.String(), o.Name, agg)
 }

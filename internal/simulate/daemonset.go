@@ -47,7 +47,7 @@ func daemonUntargeted(pod *corev1.Pod, nodes []*node) []string {
 		switch {
 		case pod.Spec.NodeName != "" && pod.Spec.NodeName != n.name:
 			why = "spec.nodeName names another node"
-		case !matches(required, n.obj):
+		case !nodeAffinityMatches(required, n.obj):
 			why = selectorMismatch(&schedPod{pod: pod}, n.obj)
 		default:
 			if t, bad := untoleratedTaint(n.obj.Spec.Taints, pod.Spec.Tolerations); bad {

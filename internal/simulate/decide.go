@@ -2,51 +2,7 @@ package simulate
 
 import (
 	"slices"
-	"sort"
-
-	corev1 "k8s.io/api/core/v1"
 )
-
-// decision is the scheduler's answer for one pod.
-type decision struct {
-	node     *node     // nil when the pod stays pending
-	fit      *fitError // why, when pending
-	noNodes  bool      // the cluster has no nodes at all
-	feasible []*node   // nodes that passed every filter, when recorded
-	verdicts []verdict // why nodes were rejected, for explanations
-}
-
-// verdict is the rejection of some nodes of one class for one reason.
-type verdict struct {
-	class  *class
-	nodes  int
-	status status
-	taint  *corev1.Taint
-}
-
-// note adds n nodes of class c rejected with st.
-func (d *decision) note(c *class, st status, taint *corev1.Taint, n int) {
-	for i := range d.verdicts {
-		v := &d.verdicts[i]
-		if v.class == c && sameReasons(v.status.reasons, st.reasons) {
-			v.nodes += n
-			return
-		}
-	}
-	d.verdicts = append(d.verdicts, verdict{class: c, nodes: n, status: st, taint: taint})
-}
-
-func sameReasons(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // schedule decides where one pod of template t goes. target is the node
 // a DaemonSet pod is made for (its matchFields term), nil otherwise.
@@ -73,9 +29,12 @@ func (s *scheduler) schedule(t *tmpl, target *node) decision {
 		return s.generic(t, cands, true)
 	case s.nodeByNode, s.scoredPath():
 	case sp.simple() && !s.repelledBy(t):
-		return s.fastSchedule(t, false)
+		d, _ := s.fastSchedule(t, false) // unchecked, it always decides
+		return d
 	case !sp.perNode && !s.recordFeasible:
-		return s.fastSchedule(t, true)
+		if d, ok := s.fastSchedule(t, true); ok {
+			return d
+		}
 	}
 	return s.generic(t, s.nodes, false)
 }
@@ -196,7 +155,7 @@ func (s *scheduler) explain(t *tmpl, f *filtered, restricted bool) decision {
 	if rest := len(s.nodes) - len(f.cands); restricted && rest > 0 {
 		h[reasonAffinityPlugin] += rest
 	}
-	d.fit = &fitError{allNodes: len(s.nodes), filter: h, preemptable: preemptable, preemptionNever: t.sp.preemptNever, draState: true}
+	d.fit = &fitError{allNodes: len(s.nodes), byReason: h, preemptable: preemptable, preemptionNever: t.sp.preemptNever, draState: true}
 	return d
 }
 
@@ -246,46 +205,4 @@ func (s *scheduler) visitOrder(cands []*node) []*node {
 	}
 	k := s.nextStart % len(out)
 	return append(out[k:], out[:k]...)
-}
-
-// dynamic runs the filters that read what is bound to n: NodePorts,
-// NodeResourcesFit, PodTopologySpread and InterPodAffinity.
-func (s *scheduler) dynamic(t *tmpl, n *node, aff *affinityCounts, spread *spreadCounts) *status {
-	sp := t.sp
-	if len(sp.ports) > 0 && !portsFit(sp.ports, n.ports) {
-		return statusPorts
-	}
-	if !fits(sp.req, n.alloc, n.used, len(n.pods), n.allowed) {
-		r := insufficient(sp.req, n.alloc, n.used, len(n.pods), n.allowed)
-		return &r
-	}
-	return s.topologyCheck(t, n, aff, spread)
-}
-
-// topologyCheck runs the filters that read other pods' placement:
-// PodTopologySpread and InterPodAffinity.
-func (s *scheduler) topologyCheck(t *tmpl, n *node, aff *affinityCounts, spread *spreadCounts) *status {
-	sp := t.sp
-	if spread != nil {
-		if f := spread.filter(sp, n.obj.Labels); f != nil {
-			return f
-		}
-	}
-	if aff != nil {
-		return aff.filter(t.ns, t.labels, sp.affinity, n.obj.Labels)
-	}
-	return nil
-}
-
-// feasibleNames renders feasible nodes as sorted names.
-func feasibleNames(ns []*node) []string {
-	if len(ns) == 0 {
-		return nil
-	}
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = n.name
-	}
-	sort.Strings(out)
-	return out
 }

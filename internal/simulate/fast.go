@@ -2,36 +2,15 @@ package simulate
 
 import "sort"
 
-// fastState is the fast path's view for one template: every bucket the
-// pod fits, in a heap by score, kept current across the template's own
-// bindings so consecutive replicas cost O(log buckets) each.
-type fastState struct {
-	epoch    uint64
-	heap     candHeap
-	static   map[*class]static
-	norm     map[*class]int64 // normalized static score per feasible class
-	fitCount map[*class]int   // fitting buckets per class
-	// scored is set when a static score differs between classes, so a
-	// class dropping out changes the normalization and forces a rebuild.
-	scored bool
-	dirty  bool
-}
-
-// cand is a bucket's best node and score at the bucket's version.
-type cand struct {
-	score   int64
-	idx     int
-	b       *bucket
-	version uint64
-}
-
 // fastSchedule places a pod whose static filters are the same for every
 // node of a class. Buckets the pod fits are taken in score order and, when
 // checked, their nodes in name order until one passes the filters that
 // read other pods (NodePorts, PodTopologySpread, InterPodAffinity): the
-// first such node of the best score is the scheduler's choice. When none
-// passes, a full scan explains why.
-func (s *scheduler) fastSchedule(t *tmpl, checked bool) decision {
+// first such node of the best score is the scheduler's choice. It reports
+// false when only judging every node is exact (checked, and the scores
+// or the failure depend on which nodes the other pods block): the caller
+// then runs the generic cycle, whose full scan also explains a failure.
+func (s *scheduler) fastSchedule(t *tmpl, checked bool) (decision, bool) {
 	fs := t.fast
 	if fs == nil || fs.epoch != s.epoch || fs.dirty {
 		fs = s.buildFast(t)
@@ -42,7 +21,7 @@ func (s *scheduler) fastSchedule(t *tmpl, checked bool) decision {
 		// pass every filter; when their raw scores differ between classes,
 		// which classes the other pods block changes the ranking, so only
 		// a node-by-node pass is exact.
-		return s.generic(t, s.nodes, false)
+		return decision{}, false
 	}
 	pass := func(*node) bool { return true }
 	if checked {
@@ -90,15 +69,15 @@ func (s *scheduler) fastSchedule(t *tmpl, checked bool) decision {
 	}
 	if chosen == nil {
 		if checked {
-			return s.generic(t, s.nodes, false)
+			return decision{}, false
 		}
-		return s.fastFailure(t)
+		return s.fastFailure(t), true
 	}
 	d := decision{node: chosen}
 	if s.recordFeasible {
 		d.feasible = s.fastFeasible(t, fs)
 	}
-	return d
+	return d, true
 }
 
 func (s *scheduler) buildFast(t *tmpl) *fastState {
@@ -133,35 +112,6 @@ func (s *scheduler) buildFast(t *tmpl) *fastState {
 	return fs
 }
 
-func bucketFits(sp *schedPod, b *bucket) bool {
-	rep := b.class.rep
-	return fits(sp.req, rep.alloc, b.used, b.pods, rep.allowed)
-}
-
-func (fs *fastState) push(sp *schedPod, b *bucket) {
-	n := b.members.min()
-	fs.heap.push(cand{score: resourceScore(sp, n) + fs.norm[b.class], idx: n.idx, b: b, version: b.version})
-}
-
-// fastUpdate follows a binding of the template's pod that moved a node
-// from bucket from to bucket to.
-func (s *scheduler) fastUpdate(t *tmpl, from, to *bucket) {
-	fs := t.fast
-	c := from.class
-	if from.members.len() > 0 {
-		fs.push(t.sp, from)
-	} else if fs.fitCount[c]--; fs.fitCount[c] == 0 && fs.scored {
-		fs.dirty = true
-	}
-	if !bucketFits(t.sp, to) {
-		return
-	}
-	if to.members.len() == 1 {
-		fs.fitCount[c]++
-	}
-	fs.push(t.sp, to)
-}
-
 // fastFailure explains, bucket by bucket, why no node fits.
 func (s *scheduler) fastFailure(t *tmpl) decision {
 	var d decision
@@ -184,7 +134,7 @@ func (s *scheduler) fastFailure(t *tmpl) decision {
 			d.note(c, r, nil, n)
 		}
 	}
-	d.fit = &fitError{allNodes: len(s.nodes), filter: h, preemptable: preemptable, preemptionNever: t.sp.preemptNever, draState: true}
+	d.fit = &fitError{allNodes: len(s.nodes), byReason: h, preemptable: preemptable, preemptionNever: t.sp.preemptNever, draState: true}
 	return d
 }
 
@@ -200,47 +150,4 @@ func (s *scheduler) fastFeasible(t *tmpl, fs *fastState) []*node {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].idx < out[j].idx })
 	return out
-}
-
-// candHeap is a max-heap of candidates by score, then by name order.
-type candHeap struct{ items []cand }
-
-func (h *candHeap) len() int  { return len(h.items) }
-func (h *candHeap) top() cand { return h.items[0] }
-
-func (h *candHeap) less(i, j int) bool {
-	a, b := h.items[i], h.items[j]
-	return a.score > b.score || (a.score == b.score && a.idx < b.idx)
-}
-
-func (h *candHeap) push(c cand) {
-	h.items = append(h.items, c)
-	for i := len(h.items) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		h.items[i], h.items[p] = h.items[p], h.items[i]
-		i = p
-	}
-}
-
-func (h *candHeap) pop() {
-	last := len(h.items) - 1
-	h.items[0] = h.items[last]
-	h.items = h.items[:last]
-	for i := 0; ; {
-		l, best := 2*i+1, i
-		if l < len(h.items) && h.less(l, best) {
-			best = l
-		}
-		if r := l + 1; r < len(h.items) && h.less(r, best) {
-			best = r
-		}
-		if best == i {
-			return
-		}
-		h.items[i], h.items[best] = h.items[best], h.items[i]
-		i = best
-	}
 }

@@ -93,8 +93,8 @@ func tolerates(tols []corev1.Toleration, t *corev1.Taint) bool {
 	return v1helper.TolerationsTolerateTaint(quiet, tols, t, false)
 }
 
-// matches reports whether n passes the required node affinity r.
-func matches(r nodeaffinity.RequiredNodeAffinity, n *corev1.Node) bool {
+// nodeAffinityMatches reports whether n passes the required node affinity r.
+func nodeAffinityMatches(r nodeaffinity.RequiredNodeAffinity, n *corev1.Node) bool {
 	ok, _ := r.Match(n)
 	return ok
 }

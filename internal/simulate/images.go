@@ -6,7 +6,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
 )
@@ -52,27 +51,6 @@ func (r *recordingLookup) notes() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// sandboxFailure is the runtime's refusal to start the pod sandbox: the
-// node's sandbox (pause) image has no platform entry the node runs. It is
-// checked only with registry data; an unresolved sandbox image is a note.
-func (k kubeletNode) sandboxFailure(images rule.ImageLookup) string {
-	if images == nil {
-		return ""
-	}
-	ref := k.n.Annotations[cluster.AnnotationSandboxImage]
-	if ref == "" {
-		ref = cluster.DefaultSandboxImage
-	}
-	r, ok := resolved(images, ref)
-	if !ok {
-		return ""
-	}
-	if msg := k.noMatch(ref, r); msg != "" {
-		return fmt.Sprintf("FailedCreatePodSandBox: failed to get sandbox image %q: %s", ref, msg)
-	}
-	return ""
 }
 
 // ImageUser forwards to the inner lookup when it can read image users.

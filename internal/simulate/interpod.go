@@ -1,25 +1,11 @@
 package simulate
 
 import (
-	"slices"
-
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 )
-
-// placed is a pod bound to a node, as other pods' selectors see it.
-type placed struct {
-	ns     string
-	labels labels.Set
-	node   *node
-	// anti are the pod's required anti-affinity terms, which later pods
-	// must not match (InterPodAffinity's "existing pods" rule).
-	anti  []term
-	ports []hostPort
-	sp    *schedPod
-}
 
 // term is a pod (anti-)affinity term ready to match pods.
 type term struct {
@@ -104,105 +90,55 @@ func (ip *interPod) terms(pod *corev1.Pod, in []corev1.PodAffinityTerm) []term {
 	return out
 }
 
-// topology counts pods per (key, value) of node labels.
-type topology map[[2]string]int
-
-// affinityCounts is InterPodAffinity's PreFilter state for one pod.
-// antiKeys lists the topology keys existingAnti has ever counted, so a
-// node is checked by key rather than by walking all its labels.
-type affinityCounts struct {
-	existingAnti, affinity, anti topology
-	antiKeys                     []string
+// podPrefs is what InterPodAffinity scores of a pod: its preferred
+// affinity and anti-affinity terms with their weights, and its required
+// affinity terms (which attract later matching pods with the profile's
+// hardPodAffinityWeight).
+type podPrefs struct {
+	aff, anti []weightedTerm
+	required  []term
 }
 
-// countAffinity scans the bound pods for the incoming pod (namespace ns,
-// labels l, terms ip).
-func countAffinity(all []*placed, ns string, l labels.Set, ip *interPod) *affinityCounts {
-	c := &affinityCounts{existingAnti: topology{}, affinity: topology{}, anti: topology{}}
-	for _, p := range all {
-		c.add(p, ns, l, ip, 1)
+type weightedTerm struct {
+	term
+	weight int64
+}
+
+// newPodPrefs reads the pod's terms; nil when it has none.
+func newPodPrefs(pod *corev1.Pod) *podPrefs {
+	a := pod.Spec.Affinity
+	if a == nil {
+		return nil
 	}
-	return c
-}
-
-// add counts (delta 1) or uncounts (-1) one bound pod.
-func (c *affinityCounts) add(p *placed, ns string, l labels.Set, ip *interPod, delta int) {
-	nl := p.node.obj.Labels
-	for _, t := range p.anti {
-		if v, ok := nl[t.topologyKey]; ok && t.matches(ns, l) {
-			c.existingAnti[[2]string{t.topologyKey, v}] += delta
-			if !slices.Contains(c.antiKeys, t.topologyKey) {
-				c.antiKeys = append(c.antiKeys, t.topologyKey)
+	pp := &podPrefs{}
+	var ip interPod
+	weighted := func(in []corev1.WeightedPodAffinityTerm) []weightedTerm {
+		var out []weightedTerm
+		for _, w := range in {
+			for _, t := range ip.terms(pod, []corev1.PodAffinityTerm{w.PodAffinityTerm}) {
+				out = append(out, weightedTerm{term: t, weight: int64(w.Weight)})
 			}
 		}
+		return out
 	}
-	if ip == nil {
-		return
+	if a.PodAffinity != nil {
+		pp.aff = weighted(a.PodAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
+		pp.required = ip.terms(pod, a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution)
 	}
-	for _, t := range ip.affinity {
-		if v, ok := nl[t.topologyKey]; ok && t.matches(p.ns, p.labels) {
-			c.affinity[[2]string{t.topologyKey, v}] += delta
-		}
+	if a.PodAntiAffinity != nil {
+		pp.anti = weighted(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution)
 	}
-	for _, t := range ip.anti {
-		if v, ok := nl[t.topologyKey]; ok && t.matches(p.ns, p.labels) {
-			c.anti[[2]string{t.topologyKey, v}] += delta
-		}
+	if len(pp.aff)+len(pp.anti)+len(pp.required) == 0 {
+		return nil // required anti-affinity alone scores nothing
 	}
+	return pp
 }
 
-// filter is InterPodAffinity's Filter on node labels nl.
-func (c *affinityCounts) filter(ns string, l labels.Set, ip *interPod, nl map[string]string) *status {
-	if ip != nil && len(ip.affinity) > 0 && !c.satisfiesAffinity(ns, l, ip, nl) {
-		return statusAffinity
-	}
-	if ip != nil && len(c.anti) > 0 {
-		for _, t := range ip.anti {
-			if v, ok := nl[t.topologyKey]; ok && c.anti[[2]string{t.topologyKey, v}] > 0 {
-				return statusAntiAffinity
-			}
-		}
-	}
-	for _, k := range c.antiKeys {
-		if v, ok := nl[k]; ok && c.existingAnti[[2]string{k, v}] > 0 {
-			return statusExistingAnti
-		}
-	}
-	return nil
-}
+// hasPreferred reports whether the incoming pod has preferred terms.
+func (pp *podPrefs) hasPreferred() bool { return pp != nil && len(pp.aff)+len(pp.anti) > 0 }
 
-func (c *affinityCounts) satisfiesAffinity(ns string, l labels.Set, ip *interPod, nl map[string]string) bool {
-	exist := true
-	for _, t := range ip.affinity {
-		v, ok := nl[t.topologyKey]
-		if !ok {
-			return false
-		}
-		if c.affinity[[2]string{t.topologyKey, v}] <= 0 {
-			exist = false
-		}
-	}
-	if exist {
-		return true
-	}
-	// The first pod of a group with affinity to itself may go anywhere
-	// its terms' topology exists.
-	if nonZero(c.affinity) {
-		return false
-	}
-	for _, t := range ip.affinity {
-		if !t.matches(ns, l) {
-			return false
-		}
-	}
-	return true
-}
-
-func nonZero(t topology) bool {
-	for _, n := range t {
-		if n > 0 {
-			return true
-		}
-	}
-	return false
+// attracts reports whether the pod, once bound, scores other pods:
+// through its required affinity or its preferred terms.
+func (pp *podPrefs) attracts() bool {
+	return pp != nil && len(pp.aff)+len(pp.anti)+len(pp.required) > 0
 }

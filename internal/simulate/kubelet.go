@@ -43,7 +43,7 @@ func startFailure(pod *corev1.Pod, n *corev1.Node, hyperV bool, m winsupport.Mod
 			return
 		}
 		var msg string
-		if r, ok := resolved(images, c.Image); ok {
+		if r, ok := resolveImage(images, c.Image); ok {
 			msg = k.pullFailure(c, r)
 		} else {
 			msg = k.imageFailure(c, m)
@@ -109,7 +109,7 @@ type kubeletNode struct {
 	hyperV, hostProcess bool
 }
 
-func resolved(images rule.ImageLookup, ref string) (*winsupport.ResolvedImage, bool) {
+func resolveImage(images rule.ImageLookup, ref string) (*winsupport.ResolvedImage, bool) {
 	if images == nil || ref == "" {
 		return nil, false
 	}
@@ -231,6 +231,27 @@ func outOf(sp *schedPod, n *node) string {
 		if x.Value > n.alloc.Scalar.get(x.Name)-n.used.Scalar.get(x.Name) {
 			return f(string(x.Name), x.Value, n.alloc.Scalar.get(x.Name), n.used.Scalar.get(x.Name))
 		}
+	}
+	return ""
+}
+
+// sandboxFailure is the runtime's refusal to start the pod sandbox: the
+// node's sandbox (pause) image has no platform entry the node runs. It is
+// checked only with registry data; an unresolved sandbox image is a note.
+func (k kubeletNode) sandboxFailure(images rule.ImageLookup) string {
+	if images == nil {
+		return ""
+	}
+	ref := k.n.Annotations[cluster.AnnotationSandboxImage]
+	if ref == "" {
+		ref = cluster.DefaultSandboxImage
+	}
+	r, ok := resolveImage(images, ref)
+	if !ok {
+		return ""
+	}
+	if msg := k.noMatch(ref, r); msg != "" {
+		return fmt.Sprintf("FailedCreatePodSandBox: failed to get sandbox image %q: %s", ref, msg)
 	}
 	return ""
 }

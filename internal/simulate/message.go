@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/go-logr/logr"
+
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -91,7 +93,7 @@ func (h histogram) String() string {
 type fitError struct {
 	allNodes  int
 	preFilter string    // a PreFilter plugin's rejection, "" when filtering ran
-	filter    histogram // reasons per node, when filtering ran
+	byReason  histogram // reasons per node, when filtering ran
 	// preemptable counts the nodes whose rejection preemption could
 	// resolve; the default preemption plugin tries them.
 	preemptable     int
@@ -107,8 +109,8 @@ func (e fitError) message(m winsupport.Model) string {
 	msg := fmt.Sprintf("0/%d nodes are available:", e.allNodes)
 	if e.preFilter != "" {
 		msg += " " + e.preFilter + "."
-	} else if len(e.filter) > 0 {
-		msg += " " + e.filter.String() + "."
+	} else if len(e.byReason) > 0 {
+		msg += " " + e.byReason.String() + "."
 	}
 	if post := e.postFilter(m); post != "" {
 		msg += " " + post
@@ -155,3 +157,6 @@ func (e fitError) preemption() string {
 	}
 	return fmt.Sprintf("0/%d nodes are available: %s.", e.allNodes, h.String())
 }
+
+// quiet is the logger handed to the Kubernetes helpers that want one.
+var quiet = logr.Discard()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/winkube/winkube/internal/cluster"
 )
@@ -202,4 +203,55 @@ func (s *nodeSet) remove(n *node) {
 	if i < len(s.items) && s.items[i] == n {
 		s.items = append(s.items[:i], s.items[i+1:]...)
 	}
+}
+
+// placed is a pod bound to a node, as other pods' selectors see it.
+type placed struct {
+	ns     string
+	labels labels.Set
+	node   *node
+	// anti are the pod's required anti-affinity terms, which later pods
+	// must not match (InterPodAffinity's "existing pods" rule).
+	anti  []term
+	ports []hostPort
+	sp    *schedPod
+}
+
+// treeOrder returns the nodes in the snapshot's order, given the order in
+// which they were added (the input's).
+func treeOrder(added []*node) []*node {
+	var zones []string
+	byZone := map[string][]*node{}
+	for _, n := range added {
+		z := zoneKey(n.obj.Labels)
+		if _, ok := byZone[z]; !ok {
+			zones = append(zones, z)
+		}
+		byZone[z] = append(byZone[z], n)
+	}
+	out := make([]*node, 0, len(added))
+	for i := 0; len(out) < len(added); i++ {
+		for _, z := range zones {
+			if ns := byZone[z]; i < len(ns) {
+				out = append(out, ns[i])
+			}
+		}
+	}
+	return out
+}
+
+// zoneKey is utilnode.GetZoneKey: region and zone, stable or beta labels.
+func zoneKey(l map[string]string) string {
+	region := l[corev1.LabelTopologyRegion]
+	if region == "" {
+		region = l[corev1.LabelFailureDomainBetaRegion]
+	}
+	zone := l[corev1.LabelTopologyZone]
+	if zone == "" {
+		zone = l[corev1.LabelFailureDomainBetaZone]
+	}
+	if region == "" && zone == "" {
+		return ""
+	}
+	return region + ":\x00:" + zone
 }

@@ -74,11 +74,11 @@ spec:
 		}
 	}
 	for i, c := range cases {
-		want, err := run(t.Context(), c.in(), runOptions{rescheduleRepeats: true})
+		want, err := runWith(t.Context(), c.in(), runOptions{rescheduleRepeats: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := run(t.Context(), c.in(), runOptions{})
+		got, err := runWith(t.Context(), c.in(), runOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,16 +3,12 @@ package simulate
 import (
 	"slices"
 
-	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/winkube/winkube/internal/cluster"
 )
-
-// quiet is the logger handed to the Kubernetes helpers that want one.
-var quiet = logr.Discard()
 
 // schedPod is what the scheduler reads of a pod template, computed once
 // per workload and shared by its replicas.

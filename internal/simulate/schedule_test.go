@@ -77,15 +77,15 @@ func TestBucketsMatchNodeByNode(t *testing.T) {
 		c, yaml := randomCase(seed)
 		nodes, pools := c.Nodes()
 		in := func() Input { return Input{Nodes: nodes, Pools: pools, Objects: objects(t, yaml)} }
-		want, err := run(t.Context(), in(), runOptions{generic: true, feasible: &on, unscoredSmall: true})
+		want, err := runWith(t.Context(), in(), runOptions{generic: true, feasible: &on, unscoredSmall: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		fast, err := run(t.Context(), in(), runOptions{feasible: &off, unscoredSmall: true})
+		fast, err := runWith(t.Context(), in(), runOptions{feasible: &off, unscoredSmall: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		recorded, err := run(t.Context(), in(), runOptions{feasible: &on, unscoredSmall: true})
+		recorded, err := runWith(t.Context(), in(), runOptions{feasible: &on, unscoredSmall: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +300,7 @@ spec:
 	// Scores of the second pod: y 111 + 2*100 + 300, z 172 + 0 + 300;
 	// with x's 40 still the maximum, y would get only 2*25.
 	for _, opts := range []runOptions{{}, {generic: true}} {
-		res, err := run(t.Context(), Input{Nodes: nodes, Objects: objects(t, yaml)}, opts)
+		res, err := runWith(t.Context(), Input{Nodes: nodes, Objects: objects(t, yaml)}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,34 +68,6 @@ func newScheduler(nodes []*node, m winsupport.Model) *scheduler {
 	return s
 }
 
-// tmpl is a pod template being scheduled, with its cached verdicts.
-type tmpl struct {
-	sp     *schedPod
-	ns     string
-	labels labels.Set
-
-	statics     map[*class]static // per class
-	byClass     []*static         // the same by class id, for the node-by-node walk
-	nodeStatics map[*node]static  // per node, when sp.perNode
-	fast        *fastState
-
-	aff         *affinityCounts
-	affEpoch    uint64
-	spread      *spreadCounts
-	spreadEpoch uint64
-	owners      int // owners checked for anti-affinity against this template
-	ownersReset uint64
-	repelled    bool // some owner's anti-affinity matches this template
-
-	softCounts *softCounts
-	softEpoch  uint64
-}
-
-func newTmpl(sp *schedPod) *tmpl {
-	return &tmpl{sp: sp, ns: sp.pod.Namespace, labels: labels.Set(sp.pod.Labels),
-		statics: map[*class]static{}, nodeStatics: map[*node]static{}}
-}
-
 // static returns the static verdict for node n, per class when the pod
 // cannot tell the class's nodes apart.
 func (s *scheduler) static(t *tmpl, n *node) static {
@@ -182,7 +154,7 @@ func (s *scheduler) bind(t *tmpl, n *node, lbls labels.Set) *placed {
 	}
 	s.epoch++
 	if fastCurrent {
-		s.fastUpdate(t, old, now)
+		t.fast.update(sp, old, now)
 		t.fast.epoch = s.epoch
 	}
 	if affCurrent {
@@ -194,7 +166,7 @@ func (s *scheduler) bind(t *tmpl, n *node, lbls labels.Set) *placed {
 		t.spreadEpoch = s.epoch
 	}
 	if softCurrent {
-		t.softCounts.add(s, t, p, 1)
+		t.softCounts.add(sp, t.ns, p, 1)
 		t.softEpoch = s.epoch
 	}
 	return p
@@ -246,4 +218,33 @@ func (s *scheduler) move(n *node, p *placed, delta int64) (from, to *bucket) {
 	}
 	n.class.join(n)
 	return from, n.bucket
+}
+
+// dynamic runs the filters that read what is bound to n: NodePorts,
+// NodeResourcesFit, PodTopologySpread and InterPodAffinity.
+func (s *scheduler) dynamic(t *tmpl, n *node, aff *affinityCounts, spread *spreadCounts) *status {
+	sp := t.sp
+	if len(sp.ports) > 0 && !portsFit(sp.ports, n.ports) {
+		return statusPorts
+	}
+	if !fits(sp.req, n.alloc, n.used, len(n.pods), n.allowed) {
+		r := insufficient(sp.req, n.alloc, n.used, len(n.pods), n.allowed)
+		return &r
+	}
+	return s.topologyCheck(t, n, aff, spread)
+}
+
+// topologyCheck runs the filters that read other pods' placement:
+// PodTopologySpread and InterPodAffinity.
+func (s *scheduler) topologyCheck(t *tmpl, n *node, aff *affinityCounts, spread *spreadCounts) *status {
+	sp := t.sp
+	if spread != nil {
+		if f := spread.filter(sp, n.obj.Labels); f != nil {
+			return f
+		}
+	}
+	if aff != nil {
+		return aff.filter(t.ns, t.labels, sp.affinity, n.obj.Labels)
+	}
+	return nil
 }

@@ -1,57 +1,11 @@
 package simulate
 
-import (
-	"math/rand/v2"
-	"slices"
-
-	corev1 "k8s.io/api/core/v1"
-)
-
 // The scheduler's order of nodes. kube-scheduler's snapshot lists nodes
 // zone by zone in turn (nodeTree.list): zones in the order their first
 // node was added, each zone's nodes in the order they were added. Filters
 // visit nodes in that order from where the previous pod stopped, and
 // among equally scored nodes the one container/heap leaves at the root of
 // the score heap built over the feasible nodes, in that order, is bound.
-
-// treeOrder returns the nodes in the snapshot's order, given the order in
-// which they were added (the input's).
-func treeOrder(added []*node) []*node {
-	var zones []string
-	byZone := map[string][]*node{}
-	for _, n := range added {
-		z := zoneKey(n.obj.Labels)
-		if _, ok := byZone[z]; !ok {
-			zones = append(zones, z)
-		}
-		byZone[z] = append(byZone[z], n)
-	}
-	out := make([]*node, 0, len(added))
-	for i := 0; len(out) < len(added); i++ {
-		for _, z := range zones {
-			if ns := byZone[z]; i < len(ns) {
-				out = append(out, ns[i])
-			}
-		}
-	}
-	return out
-}
-
-// zoneKey is utilnode.GetZoneKey: region and zone, stable or beta labels.
-func zoneKey(l map[string]string) string {
-	region := l[corev1.LabelTopologyRegion]
-	if region == "" {
-		region = l[corev1.LabelFailureDomainBetaRegion]
-	}
-	zone := l[corev1.LabelTopologyZone]
-	if zone == "" {
-		zone = l[corev1.LabelFailureDomainBetaZone]
-	}
-	if region == "" && zone == "" {
-		return ""
-	}
-	return region + ":\x00:" + zone
-}
 
 // scoredPick scores the feasible nodes (in the order the filters found
 // them) with every score plugin of the profile and returns the one the
@@ -137,28 +91,4 @@ func heapRoot(scores []int64, scratch *[]int) int {
 		}
 	}
 	return idx[0]
-}
-
-// scorer is the scheduler state the profile's scoring needs.
-type scorer struct {
-	prof *Profile
-	// custom says prof scores otherwise than the default profile;
-	// defaultFit that its NodeResourcesFit is the default LeastAllocated
-	// over cpu and memory. Both are decided once, off the hot path.
-	custom, defaultFit bool
-	rand               *rand.Rand // set with Input.Seed
-	ties               int        // pods bound by a tie between best nodes
-}
-
-func newScorer(p *Profile) scorer {
-	d := DefaultProfile().Fit
-	return scorer{prof: p, custom: !p.isDefault(),
-		defaultFit: p.Fit.Type == d.Type && slices.Equal(p.Fit.Resources, d.Resources)}
-}
-
-// needsScoring reports whether pods must be scored node by node even in
-// a large cluster: a seed asks for the scheduler's random ties, and a
-// custom profile's weights are not the bucket paths' defaults.
-func (s *scheduler) needsScoring() bool {
-	return s.rand != nil || s.custom
 }

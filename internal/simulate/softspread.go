@@ -2,112 +2,9 @@ package simulate
 
 import (
 	"math"
-	"slices"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/labels"
 )
-
-// softConstraint is a ScheduleAnyway topology spread constraint, the
-// pod's own or the profile's default, as PodTopologySpread scores it.
-type softConstraint struct {
-	maxSkew       int64
-	key           string
-	selector      labels.Selector
-	honorAffinity bool
-	honorTaints   bool
-}
-
-// softSpread is what PodTopologySpread scores for a template: its
-// constraints, and whether nodes must carry every constraint's key to be
-// scored (not so for the system defaults, so nodes without a zone label
-// are still spread by hostname).
-type softSpread struct {
-	constraints []softConstraint
-	requireAll  bool
-	// own says only the workload's own pods can match: a ReplicaSet's
-	// selector (and a matchLabelKeys entry for pod-template-hash)
-	// includes the pod-template-hash, which winkube's pods do not carry.
-	own bool
-}
-
-// newSoftSpread reads the pod's ScheduleAnyway constraints or, when it
-// has no constraints at all, the profile's defaults with the selector of
-// the Services and controller that match it (helper.DefaultSelector). nil
-// when PodTopologySpread has nothing to score.
-func newSoftSpread(pod *corev1.Pod, prof *Profile, dflt labels.Selector, rsOwned bool) *softSpread {
-	ss := &softSpread{}
-	if len(pod.Spec.TopologySpreadConstraints) > 0 {
-		ss.requireAll = true
-		for _, c := range pod.Spec.TopologySpreadConstraints {
-			if c.WhenUnsatisfiable != corev1.ScheduleAnyway {
-				continue
-			}
-			if rsOwned && slices.Contains(c.MatchLabelKeys, "pod-template-hash") {
-				ss.own = true
-			}
-			sc := softConstraint{maxSkew: int64(c.MaxSkew), key: c.TopologyKey, selector: constraintSelector(pod, &c)}
-			sc.honorAffinity, sc.honorTaints = policiesOf(&c)
-			ss.constraints = append(ss.constraints, sc)
-		}
-	} else if prof.PodTopologySpread > 0 && dflt != nil && !dflt.Empty() {
-		ss.requireAll = !prof.SystemDefaulted
-		ss.own = rsOwned
-		for _, c := range prof.DefaultConstraints {
-			if c.WhenUnsatisfiable != corev1.ScheduleAnyway {
-				continue
-			}
-			ss.constraints = append(ss.constraints, softConstraint{maxSkew: int64(c.MaxSkew), key: c.TopologyKey, selector: dflt, honorAffinity: true})
-		}
-	}
-	if len(ss.constraints) == 0 {
-		return nil
-	}
-	return ss
-}
-
-// matches reports whether bound pod p counts for constraint c of a pod
-// of template t.
-func (ss *softSpread) matches(c *softConstraint, t *tmpl, p *placed) bool {
-	if p.ns != t.ns || (ss.own && p.sp != t.sp) || c.selector.Empty() {
-		return false
-	}
-	return c.selector.Matches(p.labels)
-}
-
-// hasKeys reports whether labels l carry every constraint's key.
-func (ss *softSpread) hasKeys(l map[string]string) bool {
-	for _, c := range ss.constraints {
-		if _, ok := l[c.key]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// included reports whether node n's pods count for constraint c
-// (matchNodeInclusionPolicies, and every key present when required).
-func (ss *softSpread) included(c *softConstraint, sp *schedPod, n *node) bool {
-	if ss.requireAll && !ss.hasKeys(n.obj.Labels) {
-		return false
-	}
-	return inclusionPolicies(sp, n, c.honorAffinity, c.honorTaints)
-}
-
-// softCounts is the template's matching pods per constraint: per node (by
-// node index) and per topology value over the included nodes, kept
-// current with the cluster.
-type softCounts struct {
-	perNode [][]int32
-	perTopo [][]int64 // by value id (topoIndex)
-}
-
-// topoIndex numbers the values of one node label: id per node index, -1
-// where the node lacks the label.
-type topoIndex struct {
-	ids    []int32
-	values int
-}
 
 // topology returns the index of label key over the nodes, built once.
 func (s *scheduler) topology(key string) *topoIndex {
@@ -139,34 +36,16 @@ func (s *scheduler) topology(key string) *topoIndex {
 
 func (s *scheduler) countSoft(t *tmpl) *softCounts {
 	ss := t.sp.soft
-	sc := &softCounts{perNode: make([][]int32, len(ss.constraints)), perTopo: make([][]int64, len(ss.constraints))}
+	sc := &softCounts{perNode: make([][]int32, len(ss.constraints)), perTopo: make([][]int64, len(ss.constraints)), topos: make([]*topoIndex, len(ss.constraints))}
 	for i, c := range ss.constraints {
+		sc.topos[i] = s.topology(c.key)
 		sc.perNode[i] = make([]int32, len(s.nodes))
-		sc.perTopo[i] = make([]int64, s.topology(c.key).values)
+		sc.perTopo[i] = make([]int64, sc.topos[i].values)
 	}
 	for _, p := range s.placed {
-		sc.add(s, t, p, 1)
+		sc.add(t.sp, t.ns, p, 1)
 	}
 	return sc
-}
-
-// add counts one pod bound (delta 1) or removed (-1).
-func (sc *softCounts) add(s *scheduler, t *tmpl, p *placed, delta int32) {
-	ss := t.sp.soft
-	for i := range ss.constraints {
-		c := &ss.constraints[i]
-		if !ss.matches(c, t, p) {
-			continue
-		}
-		sc.perNode[i][p.node.idx] += delta
-		if c.key != corev1.LabelHostname && ss.included(c, t.sp, p.node) {
-			// A node without the key counts for no domain a scored
-			// node can have.
-			if id := s.topology(c.key).ids[p.node.idx]; id >= 0 {
-				sc.perTopo[i][id] += int64(delta)
-			}
-		}
-	}
 }
 
 // softScores is PodTopologySpread's Score and NormalizeScore over the

@@ -1,7 +1,7 @@
 package simulate
 
 import (
-	"math"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -68,111 +68,70 @@ func policiesOf(c *corev1.TopologySpreadConstraint) (honorAffinity, honorTaints 
 	return honorAffinity, honorTaints
 }
 
-// spreadCounts is PodTopologySpread's PreFilter state: per constraint,
-// matching pods per topology value over the eligible nodes, and the
-// minimum over the values (the scheduler's critical paths), recomputed
-// only after a change.
-type spreadCounts struct {
-	counts []map[string]int
-	mins   []int
-	fresh  bool
+// softConstraint is a ScheduleAnyway topology spread constraint, the
+// pod's own or the profile's default, as PodTopologySpread scores it.
+type softConstraint struct {
+	maxSkew       int64
+	key           string
+	selector      labels.Selector
+	honorAffinity bool
+	honorTaints   bool
 }
 
-// eligible reports whether node n counts for constraint c of pod sp:
-// it carries every constraint's key and passes the inclusion policies.
-func eligible(sp *schedPod, c spreadConstraint, n *node) bool {
-	for _, o := range sp.spread {
-		if _, ok := n.obj.Labels[o.topologyKey]; !ok {
-			return false
-		}
-	}
-	return inclusionPolicies(sp, n, c.honorAffinity, c.honorTaints)
+// softSpread is what PodTopologySpread scores for a template: its
+// constraints, and whether nodes must carry every constraint's key to be
+// scored (not so for the system defaults, so nodes without a zone label
+// are still spread by hostname).
+type softSpread struct {
+	constraints []softConstraint
+	requireAll  bool
+	// own says only the workload's own pods can match: a ReplicaSet's
+	// selector (and a matchLabelKeys entry for pod-template-hash)
+	// includes the pod-template-hash, which winkube's pods do not carry.
+	own bool
 }
 
-// inclusionPolicies is a spread constraint's matchNodeInclusionPolicies:
-// with Honor, a node counts only when it matches the pod's required node
-// affinity, or its NoSchedule and NoExecute taints are tolerated.
-func inclusionPolicies(sp *schedPod, n *node, honorAffinity, honorTaints bool) bool {
-	if honorAffinity {
-		if ok, _ := sp.required.Match(n.obj); !ok {
-			return false
+// newSoftSpread reads the pod's ScheduleAnyway constraints or, when it
+// has no constraints at all, the profile's defaults with the selector of
+// the Services and controller that match it (helper.DefaultSelector). nil
+// when PodTopologySpread has nothing to score.
+func newSoftSpread(pod *corev1.Pod, prof *Profile, dflt labels.Selector, rsOwned bool) *softSpread {
+	ss := &softSpread{}
+	if len(pod.Spec.TopologySpreadConstraints) > 0 {
+		ss.requireAll = true
+		for _, c := range pod.Spec.TopologySpreadConstraints {
+			if c.WhenUnsatisfiable != corev1.ScheduleAnyway {
+				continue
+			}
+			if rsOwned && slices.Contains(c.MatchLabelKeys, "pod-template-hash") {
+				ss.own = true
+			}
+			sc := softConstraint{maxSkew: int64(c.MaxSkew), key: c.TopologyKey, selector: constraintSelector(pod, &c)}
+			sc.honorAffinity, sc.honorTaints = policiesOf(&c)
+			ss.constraints = append(ss.constraints, sc)
+		}
+	} else if prof.PodTopologySpread > 0 && dflt != nil && !dflt.Empty() {
+		ss.requireAll = !prof.SystemDefaulted
+		ss.own = rsOwned
+		for _, c := range prof.DefaultConstraints {
+			if c.WhenUnsatisfiable != corev1.ScheduleAnyway {
+				continue
+			}
+			ss.constraints = append(ss.constraints, softConstraint{maxSkew: int64(c.MaxSkew), key: c.TopologyKey, selector: dflt, honorAffinity: true})
 		}
 	}
-	if honorTaints {
-		if _, bad := untoleratedTaint(n.obj.Spec.Taints, sp.tolerations); bad {
+	if len(ss.constraints) == 0 {
+		return nil
+	}
+	return ss
+}
+
+// hasKeys reports whether labels l carry every constraint's key.
+func (ss *softSpread) hasKeys(l map[string]string) bool {
+	for _, c := range ss.constraints {
+		if _, ok := l[c.key]; !ok {
 			return false
 		}
 	}
 	return true
-}
-
-// countSpread computes the state from every node and its pods.
-func countSpread(sp *schedPod, ns string, nodes []*node) *spreadCounts {
-	sc := &spreadCounts{counts: make([]map[string]int, len(sp.spread)), mins: make([]int, len(sp.spread))}
-	for i := range sc.counts {
-		sc.counts[i] = map[string]int{}
-	}
-	for _, n := range nodes {
-		for i, c := range sp.spread {
-			if !eligible(sp, c, n) {
-				continue
-			}
-			v := n.obj.Labels[c.topologyKey]
-			sc.counts[i][v] += countMatching(n.pods, c.selector, ns)
-		}
-	}
-	return sc
-}
-
-// add counts one pod bound to n (delta 1) or removed (-1).
-func (sc *spreadCounts) add(sp *schedPod, ns string, p *placed, delta int) {
-	if p.ns != ns {
-		return
-	}
-	for i, c := range sp.spread {
-		if eligible(sp, c, p.node) && !c.selector.Empty() && c.selector.Matches(p.labels) {
-			sc.counts[i][p.node.obj.Labels[c.topologyKey]] += delta
-			sc.fresh = false
-		}
-	}
-}
-
-func countMatching(pods []*placed, sel labels.Selector, ns string) int {
-	if sel.Empty() {
-		return 0
-	}
-	n := 0
-	for _, p := range pods {
-		if p.ns == ns && sel.Matches(p.labels) {
-			n++
-		}
-	}
-	return n
-}
-
-// filter is PodTopologySpread's Filter for node labels nl.
-func (sc *spreadCounts) filter(sp *schedPod, nl map[string]string) *status {
-	if !sc.fresh {
-		for i, c := range sp.spread {
-			m := math.MaxInt32
-			for _, n := range sc.counts[i] {
-				m = min(m, n)
-			}
-			if len(sc.counts[i]) < c.minDomains {
-				m = 0
-			}
-			sc.mins[i] = m
-		}
-		sc.fresh = true
-	}
-	for i, c := range sp.spread {
-		v, ok := nl[c.topologyKey]
-		if !ok {
-			return statusSpreadLabel
-		}
-		if sc.counts[i][v]+c.selfMatchCount-sc.mins[i] > c.maxSkew {
-			return statusSpread
-		}
-	}
-	return nil
 }

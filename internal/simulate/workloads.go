@@ -11,6 +11,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/rand"
 
@@ -188,4 +189,32 @@ func (wl *workload) replicaLabelSet(i int) labels.Set {
 	l["statefulset.kubernetes.io/pod-name"] = wl.podName(i)
 	l["apps.kubernetes.io/pod-index"] = strconv.Itoa(i)
 	return labels.Set(l)
+}
+
+// podFor builds the pod a workload's controller creates, before admission:
+// the template with the controller's labels, the API server's defaults
+// winkube relies on, and for a DaemonSet the tolerations its controller
+// adds to every pod.
+func podFor(wl *workload) *corev1.Pod {
+	meta := wl.spec.Template.DeepCopy()
+	pod := &corev1.Pod{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{Name: wl.obj.Name, Namespace: wl.ns, Labels: meta.Labels, Annotations: meta.Annotations},
+		Spec:       *wl.spec.Spec.DeepCopy(),
+	}
+	if extra := wl.controllerLabels(); len(extra) > 0 {
+		if pod.Labels == nil {
+			pod.Labels = map[string]string{}
+		}
+		for k, v := range extra {
+			pod.Labels[k] = v
+		}
+	}
+	defaultPorts(&pod.Spec)
+	defaultRequests(&pod.Spec)
+	if wl.daemon {
+		addDaemonTolerations(&pod.Spec)
+	}
+	addDefaultTolerationSeconds(&pod.Spec)
+	return pod
 }
