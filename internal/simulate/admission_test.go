@@ -105,8 +105,7 @@ func TestAdmitPriority(t *testing.T) {
 
 func TestValidationMessages(t *testing.T) {
 	t.Parallel()
-	yaml := `
-apiVersion: apps/v1
+	yaml := yamlDocs(`apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: shop}
 spec:
@@ -119,24 +118,16 @@ spec:
       - name: c
         image: mcr.microsoft.com/windows/nanoserver:ltsc2022
         securityContext: {privileged: true}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: p}
-spec:
-  os: {name: windows}
-  securityContext: {runAsUser: 1000}
-  containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: forbidden-first}
-spec:
-  os: {name: windows}
-  runtimeClassName: missing
-  securityContext: {runAsUser: 1000}
-  containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]
-`
+`, podYAML("p", `
+os: {name: windows}
+securityContext: {runAsUser: 1000}
+containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]
+`), podYAML("forbidden-first", `
+os: {name: windows}
+runtimeClassName: missing
+securityContext: {runAsUser: 1000}
+containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]
+`))
 	res := simulateOn(t, nil, yaml, Input{})
 	want := []struct{ pod, msg string }{
 		{"web-0", `Deployment.apps "web" is invalid: [spec.template.spec.hostPID: Forbidden: cannot be set for a windows pod, spec.template.spec.containers[0].securityContext.privileged: Forbidden: cannot be set for a windows pod]`},

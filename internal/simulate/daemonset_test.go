@@ -10,32 +10,24 @@ import (
 func TestDaemonSetExpansion(t *testing.T) {
 	t.Parallel()
 	ds := func(spec string) string {
-		return `
-apiVersion: apps/v1
-kind: DaemonSet
-metadata: {name: agent, namespace: kube-system}
-spec:
-  template:
-    spec:
-` + spec + `
-      containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: 100m}}}]
-`
+		return daemonSetYAML("kube-system", "agent", spec+`
+containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: 100m}}}]`)
 	}
 	tests := []struct {
 		name  string
 		spec  string
 		nodes []string
 	}{
-		{"untolerated Windows taint keeps it to Linux", "      nodeSelector: {}", []string{"linux-0", "linux-1", "linux-2"}},
-		{"tolerate everything", "      tolerations: [{operator: Exists}]", []string{"linux-0", "linux-1", "linux-2", "windows-0", "windows-1"}},
-		{"Windows only", `      nodeSelector: {kubernetes.io/os: windows}
-      tolerations: [{key: os, operator: Exists}]`, []string{"windows-0", "windows-1"}},
-		{"selected but not tolerated: no pods at all", "      nodeSelector: {kubernetes.io/os: windows}", nil},
-		{"required node affinity", `      affinity:
-        nodeAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-            nodeSelectorTerms:
-            - matchExpressions: [{key: kubernetes.io/hostname, operator: NotIn, values: [linux-1]}]`, []string{"linux-0", "linux-2"}},
+		{"untolerated Windows taint keeps it to Linux", "nodeSelector: {}", []string{"linux-0", "linux-1", "linux-2"}},
+		{"tolerate everything", "tolerations: [{operator: Exists}]", []string{"linux-0", "linux-1", "linux-2", "windows-0", "windows-1"}},
+		{"Windows only", `nodeSelector: {kubernetes.io/os: windows}
+tolerations: [{key: os, operator: Exists}]`, []string{"windows-0", "windows-1"}},
+		{"selected but not tolerated: no pods at all", "nodeSelector: {kubernetes.io/os: windows}", nil},
+		{"required node affinity", `affinity:
+  nodeAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+      nodeSelectorTerms:
+      - matchExpressions: [{key: kubernetes.io/hostname, operator: NotIn, values: [linux-1]}]`, []string{"linux-0", "linux-2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,54 +8,31 @@ import (
 	"github.com/winkube/winkube/internal/cluster"
 )
 
-const depsInput = `
-apiVersion: v1
-kind: Service
-metadata: {name: backend, namespace: shop}
-spec:
-  selector: {app: backend}
-  ports: [{port: 8080}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: audit, namespace: shop}
-spec:
-  selector: {app: audit}
-  ports: [{port: 80}]
----
-apiVersion: v1
+// windowsWeb is the pod spec of a Windows web server, up to its env.
+const windowsWeb = `
+os: {name: windows}
+nodeSelector: {kubernetes.io/os: windows}
+tolerations: [{key: os, operator: Exists}]
+containers:
+- name: web
+  image: mcr.microsoft.com/dotnet/aspnet:8.0-nanoserver-ltsc2022
+  resources: {requests: {cpu: 100m, memory: 64Mi}}
+`
+
+var depsInput = yamlDocs(serviceYAML("shop", "backend", "backend", 8080), serviceYAML("shop", "audit", "audit", 80), `apiVersion: v1
 kind: Service
 metadata: {name: v6, namespace: shop}
 spec:
   ipFamilies: [IPv6]
   selector: {app: backend}
   ports: [{port: 80}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: backend, namespace: shop}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: backend}}
-  template:
-    metadata: {labels: {app: backend}}
-    spec:
-      os: {name: linux}
-      containers: [{name: b, image: nginx:1.27, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: audit, namespace: shop}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: audit}}
-  template:
-    metadata: {labels: {app: audit}}
-    spec:
-      os: {name: linux}
-      containers: [{name: a, image: nginx:1.27, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
----
-# Only the frontend may reach audit.
+`, deploymentYAML("shop", "backend", 1, `
+os: {name: linux}
+containers: [{name: b, image: nginx:1.27, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+`), deploymentYAML("shop", "audit", 1, `
+os: {name: linux}
+containers: [{name: a, image: nginx:1.27, resources: {requests: {cpu: 100m, memory: 64Mi}}}]
+`), `# Only the frontend may reach audit.
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata: {name: audit-ingress, namespace: shop}
@@ -63,53 +40,25 @@ spec:
   podSelector: {matchLabels: {app: audit}}
   ingress:
   - from: [{podSelector: {matchLabels: {app: frontend}}}]
----
-apiVersion: v1
+`, `apiVersion: v1
 kind: ConfigMap
 metadata: {name: web-config, namespace: shop}
 data:
   appsettings.json: '{"Audit": "http://audit:80", "Backend": "http://backend.shop.svc.cluster.local:8080"}'
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      os: {name: windows}
-      nodeSelector: {kubernetes.io/os: windows}
-      tolerations: [{key: os, operator: Exists}]
-      containers:
-      - name: web
-        image: mcr.microsoft.com/dotnet/aspnet:8.0-nanoserver-ltsc2022
-        resources: {requests: {cpu: 100m, memory: 64Mi}}
-        env:
-        - {name: BACKEND, value: "http://backend.shop:8080"}
-        - {name: V6, value: "http://v6:80"}
-        - {name: PAYMENTS, value: "https://payments.billing.svc.cluster.local"}
-        volumeMounts: [{name: config, mountPath: 'C:\app\config'}]
-      volumes: [{name: config, configMap: {name: web-config}}]
----
-# The same configuration on Linux has no dependency section.
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web-linux, namespace: shop}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web-linux}}
-  template:
-    metadata: {labels: {app: web-linux}}
-    spec:
-      os: {name: linux}
-      containers:
-      - name: web
-        image: nginx:1.27
-        resources: {requests: {cpu: 100m, memory: 64Mi}}
-        env: [{name: BACKEND, value: "http://backend.shop:8080"}]
-`
+`, deploymentYAML("shop", "web", 1, windowsWeb+`  env:
+  - {name: BACKEND, value: "http://backend.shop:8080"}
+  - {name: V6, value: "http://v6:80"}
+  - {name: PAYMENTS, value: "https://payments.billing.svc.cluster.local"}
+  volumeMounts: [{name: config, mountPath: 'C:\app\config'}]
+volumes: [{name: config, configMap: {name: web-config}}]
+`), "# The same configuration on Linux has no dependency section.\n"+deploymentYAML("shop", "web-linux", 1, `
+os: {name: linux}
+containers:
+- name: web
+  image: nginx:1.27
+  resources: {requests: {cpu: 100m, memory: 64Mi}}
+  env: [{name: BACKEND, value: "http://backend.shop:8080"}]
+`))
 
 func TestDependencies(t *testing.T) {
 	t.Parallel()
@@ -135,39 +84,14 @@ func TestDependencies(t *testing.T) {
 // enforces NetworkPolicy.
 func TestDependenciesEgress(t *testing.T) {
 	t.Parallel()
-	const in = `
-apiVersion: v1
-kind: Service
-metadata: {name: backend, namespace: shop}
-spec:
-  selector: {app: backend}
-  ports: [{port: 8080}]
----
-apiVersion: networking.k8s.io/v1
+	in := yamlDocs(serviceYAML("shop", "backend", "backend", 8080), `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata: {name: no-egress, namespace: shop}
 spec:
   podSelector: {matchLabels: {app: web}}
   policyTypes: [Egress]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      os: {name: windows}
-      nodeSelector: {kubernetes.io/os: windows}
-      tolerations: [{key: os, operator: Exists}]
-      containers:
-      - name: web
-        image: mcr.microsoft.com/dotnet/aspnet:8.0-nanoserver-ltsc2022
-        resources: {requests: {cpu: 100m, memory: 64Mi}}
-        env: [{name: BACKEND, value: "http://backend:8080"}]
-`
+`, deploymentYAML("shop", "web", 1, windowsWeb+`  env: [{name: BACKEND, value: "http://backend:8080"}]
+`))
 	for _, tt := range []struct {
 		cni, blocked, note string
 	}{

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -101,4 +102,62 @@ func quantity(s string) resource.Quantity { return resource.MustParse(s) }
 
 func corev1Taint(key string, effect corev1.TaintEffect) corev1.Taint {
 	return corev1.Taint{Key: key, Effect: effect}
+}
+
+// yamlDocs joins YAML documents into one stream.
+func yamlDocs(docs ...string) string { return strings.Join(docs, "---\n") }
+
+// deploymentYAML is a Deployment in namespace ns whose replicas pods are
+// labelled app: name; spec is the pod spec, unindented.
+func deploymentYAML(ns, name string, replicas int, spec string) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %s, namespace: %s}
+spec:
+  replicas: %d
+  selector: {matchLabels: {app: %s}}
+  template:
+    metadata: {labels: {app: %s}}
+    spec:
+`, name, ns, replicas, name, name) + indent(spec, "      ")
+}
+
+// podYAML is a bare Pod named name; spec is its spec, unindented.
+func podYAML(name, spec string) string {
+	return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec:\n" + indent(spec, "  ")
+}
+
+// indent prefixes every non-empty line of s, which it ends with a newline.
+func indent(s, prefix string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.Trim(s, "\n"), "\n") {
+		if l != "" {
+			b.WriteString(prefix)
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+// daemonSetYAML is a DaemonSet in namespace ns; spec is the pod spec,
+// unindented.
+func daemonSetYAML(ns, name, spec string) string {
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: %s, namespace: %s}
+spec:
+  template:
+    spec:
+`, name, ns) + indent(spec, "      ")
+}
+
+// serviceYAML is a Service in namespace ns selecting app: app on port.
+func serviceYAML(ns, name, app string, port int) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Service
+metadata: {name: %s, namespace: %s}
+spec:
+  selector: {app: %s}
+  ports: [{port: %d}]
+`, name, ns, app, port)
 }

@@ -93,26 +93,17 @@ func TestStartFailureRunAsNonRoot(t *testing.T) {
 // a Windows node and refused there for container d.
 func TestIssueExampleRunAsNonRoot(t *testing.T) {
 	t.Parallel()
-	yaml := `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: shop}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}
-      tolerations: [{key: os, operator: Equal, value: windows, effect: NoSchedule}]
-      securityContext: {runAsNonRoot: true}
-      containers:
-      - name: c
-        image: mcr.microsoft.com/windows/servercore:ltsc2022
-      - name: d
-        image: mcr.microsoft.com/windows/nanoserver:ltsc2022
-        securityContext: {windowsOptions: {runAsUserName: ContainerAdministrator}}
-`
+	yaml := deploymentYAML("shop", "web", 1, `
+nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}
+tolerations: [{key: os, operator: Equal, value: windows, effect: NoSchedule}]
+securityContext: {runAsNonRoot: true}
+containers:
+- name: c
+  image: mcr.microsoft.com/windows/servercore:ltsc2022
+- name: d
+  image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+  securityContext: {windowsOptions: {runAsUserName: ContainerAdministrator}}
+`)
 	res := simulateOn(t, nil, yaml, Input{})
 	if len(res.Pods) != 1 {
 		t.Fatalf("%d pods, want 1", len(res.Pods))

@@ -67,35 +67,19 @@ func TestStartFailure(t *testing.T) {
 
 func TestKubeletAdmitsNamedPods(t *testing.T) {
 	t.Parallel()
-	yaml := `
-apiVersion: v1
-kind: Pod
-metadata: {name: small}
-spec:
-  nodeName: linux-0
-  containers: [{name: c, image: nginx, resources: {requests: {cpu: "3"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: too-big}
-spec:
-  nodeName: linux-0
-  containers: [{name: c, image: nginx, resources: {requests: {cpu: "1"}}}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: tainted-ok}
-spec:
-  nodeName: windows-0
-  containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: missing-node}
-spec:
-  nodeName: nowhere
-  containers: [{name: c, image: nginx}]
-`
+	yaml := yamlDocs(podYAML("small", `
+nodeName: linux-0
+containers: [{name: c, image: nginx, resources: {requests: {cpu: "3"}}}]
+`), podYAML("too-big", `
+nodeName: linux-0
+containers: [{name: c, image: nginx, resources: {requests: {cpu: "1"}}}]
+`), podYAML("tainted-ok", `
+nodeName: windows-0
+containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]
+`), podYAML("missing-node", `
+nodeName: nowhere
+containers: [{name: c, image: nginx}]
+`))
 	res := simulateOn(t, nil, yaml, Input{})
 	byName := map[string]PodResult{}
 	for _, p := range res.Pods {

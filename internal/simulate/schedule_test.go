@@ -312,14 +312,10 @@ spec:
 
 func TestSchedulingGates(t *testing.T) {
 	t.Parallel()
-	yaml := `
-apiVersion: v1
-kind: Pod
-metadata: {name: gated}
-spec:
-  schedulingGates: [{name: example.com/quota}]
-  containers: [{name: c, image: nginx}]
-`
+	yaml := podYAML("gated", `
+schedulingGates: [{name: example.com/quota}]
+containers: [{name: c, image: nginx}]
+`)
 	p := simulateOn(t, nil, yaml, Input{}).Pods[0]
 	if !p.Pending || p.Message != "Scheduling is blocked due to non-empty scheduling gates" || p.Node != "" {
 		t.Errorf("gated pod: %+v", p)

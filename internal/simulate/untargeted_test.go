@@ -11,16 +11,10 @@ import (
 // alone gives no event to grep.
 func TestDaemonSetWithoutEligibleNodeSaysWhy(t *testing.T) {
 	t.Parallel()
-	res := simulateOn(t, nil, `
-apiVersion: apps/v1
-kind: DaemonSet
-metadata: {name: agent, namespace: kube-system}
-spec:
-  template:
-    spec:
-      nodeSelector: {kubernetes.io/os: windows}
-      containers: [{name: c, image: registry.k8s.io/pause:3.10}]
-`, Input{})
+	res := simulateOn(t, nil, daemonSetYAML("kube-system", "agent", `
+nodeSelector: {kubernetes.io/os: windows}
+containers: [{name: c, image: registry.k8s.io/pause:3.10}]
+`), Input{})
 	var got []string
 	for _, w := range res.Workloads {
 		if w.Workload == "DaemonSet/kube-system/agent" {
@@ -39,20 +33,11 @@ spec:
 // "Insufficient cpu" says what bound pods already request.
 func TestInsufficientShowsRequested(t *testing.T) {
 	t.Parallel()
-	res := simulateOn(t, nil, `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: default}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      nodeSelector: {kubernetes.io/os: windows}
-      tolerations: [{key: os, operator: Exists}]
-      containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022, resources: {requests: {cpu: "2"}}}]
-`, Input{})
+	res := simulateOn(t, nil, deploymentYAML("default", "web", 3, `
+nodeSelector: {kubernetes.io/os: windows}
+tolerations: [{key: os, operator: Exists}]
+containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022, resources: {requests: {cpu: "2"}}}]
+`), Input{})
 	for _, w := range res.Workloads {
 		for _, e := range w.Explanation {
 			if strings.Contains(e, "Insufficient cpu") && strings.Contains(e, "of which cpu 2 is already requested by other pods") {
