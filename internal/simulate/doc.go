@@ -32,6 +32,39 @@
 // Windows image build against the host's under process isolation, Hyper-V
 // isolation allowing older builds).
 //
+// # Order of the files
+//
+// A file uses only files of its own stage or of earlier ones, so the
+// package reads in the pipeline's order (TestFileOrder holds the files to
+// it, the scheduling stage in its three parts):
+//
+//   - Input and shared words: message.go (the reasons and messages
+//     Kubernetes prints), resources.go, parallel.go, profile.go and
+//     schedconfig.go (the scheduler profile and its configuration file),
+//     memo.go (the API server's validation of workload objects, shared
+//     through a Memo), api.go (Input and Result).
+//   - Admission: admission.go, the API server's defaults and admission
+//     plugins.
+//   - Scheduling, from one pod up to the decision: interpod.go and
+//     spread.go (the pod's inter-pod terms and spread constraints),
+//     schedpod.go (the pod as the scheduler reads it), filters.go (the
+//     filters that read only the node object), nodes.go (nodes, classes,
+//     buckets and bound pods); what the cluster state keeps per template
+//     (interpodcounts.go, spreadcounts.go, score.go, nodeimages.go,
+//     fastheap.go, decision.go, tmpl.go); scheduler.go, that state, with
+//     bind and the filters; then the cycle over it: softspread.go,
+//     interpodscore.go and scored.go score, fast.go is the bucket path,
+//     decide.go runs schedule as filter, then explain or pick; explain.go
+//     words a pending pod's reasons, daemonset.go finds a DaemonSet's
+//     nodes.
+//   - Kubelet: kubelet.go, with images.go's record of registry lookups.
+//   - Workloads: workloads.go, an input object that creates pods and
+//     what each stage made of them (so it stands above the stages), and
+//     defaultselector.go.
+//   - Summary: summary.go, counts.go, deps.go.
+//   - Run: runner.go takes each pod through the stages, max.go answers
+//     --max, run.go is Run.
+//
 // # Speed
 //
 // Pods of one workload share one template, so admission and the filters
