@@ -35,6 +35,18 @@ type node struct {
 	balanceValid   bool
 }
 
+// placed is a pod bound to a node, as other pods' selectors see it.
+type placed struct {
+	ns     string
+	labels labels.Set
+	node   *node
+	// anti are the pod's required anti-affinity terms, which later pods
+	// must not match (InterPodAffinity's "existing pods" rule).
+	anti  []term
+	ports []hostPort
+	sp    *schedPod
+}
+
 // class is a set of nodes the static filters cannot tell apart: the same
 // labels (hostname aside), taints, unschedulable flag and allocatable.
 // Static filters run once per class and pod template, not once per node.
@@ -203,18 +215,6 @@ func (s *nodeSet) remove(n *node) {
 	if i < len(s.items) && s.items[i] == n {
 		s.items = append(s.items[:i], s.items[i+1:]...)
 	}
-}
-
-// placed is a pod bound to a node, as other pods' selectors see it.
-type placed struct {
-	ns     string
-	labels labels.Set
-	node   *node
-	// anti are the pod's required anti-affinity terms, which later pods
-	// must not match (InterPodAffinity's "existing pods" rule).
-	anti  []term
-	ports []hostPort
-	sp    *schedPod
 }
 
 // treeOrder returns the nodes in the snapshot's order, given the order in

@@ -104,6 +104,30 @@ func (z normalizer) weighted(st static, prof *Profile) int64 {
 	return prof.NodeAffinity*aff + prof.TaintToleration*taint
 }
 
+// scorer is the scheduler state the profile's scoring needs.
+type scorer struct {
+	prof *Profile
+	// custom says prof scores otherwise than the default profile;
+	// defaultFit that its NodeResourcesFit is the default LeastAllocated
+	// over cpu and memory. Both are decided once, off the hot path.
+	custom, defaultFit bool
+	rand               *rand.Rand // set with Input.Seed
+	ties               int        // pods bound by a tie between best nodes
+}
+
+func newScorer(p *Profile) scorer {
+	d := DefaultProfile().Fit
+	return scorer{prof: p, custom: !p.isDefault(),
+		defaultFit: p.Fit.Type == d.Type && slices.Equal(p.Fit.Resources, d.Resources)}
+}
+
+// needsScoring reports whether pods must be scored node by node even in
+// a large cluster: a seed asks for the scheduler's random ties, and a
+// custom profile's weights are not the bucket paths' defaults.
+func (s *scorer) needsScoring() bool {
+	return s.rand != nil || s.custom
+}
+
 // resourceScore is NodeResourcesFit's score with the profile's strategy
 // and BalancedAllocation's, weighted.
 func (s *scorer) resourceScore(sp *schedPod, n *node) int64 {
@@ -176,28 +200,4 @@ func shapeScore(shape []ShapePoint, p int64) int64 {
 		return 0
 	}
 	return sc(len(shape) - 1)
-}
-
-// scorer is the scheduler state the profile's scoring needs.
-type scorer struct {
-	prof *Profile
-	// custom says prof scores otherwise than the default profile;
-	// defaultFit that its NodeResourcesFit is the default LeastAllocated
-	// over cpu and memory. Both are decided once, off the hot path.
-	custom, defaultFit bool
-	rand               *rand.Rand // set with Input.Seed
-	ties               int        // pods bound by a tie between best nodes
-}
-
-func newScorer(p *Profile) scorer {
-	d := DefaultProfile().Fit
-	return scorer{prof: p, custom: !p.isDefault(),
-		defaultFit: p.Fit.Type == d.Type && slices.Equal(p.Fit.Resources, d.Resources)}
-}
-
-// needsScoring reports whether pods must be scored node by node even in
-// a large cluster: a seed asks for the scheduler's random ties, and a
-// custom profile's weights are not the bucket paths' defaults.
-func (s *scorer) needsScoring() bool {
-	return s.rand != nil || s.custom
 }
