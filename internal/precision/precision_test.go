@@ -16,6 +16,7 @@ import (
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
@@ -184,7 +185,7 @@ func TestPrecision(t *testing.T) {
 	}
 	checkMisses(t, ms, all)
 
-	text, overall, recall := render(vs, ms, readProfiles(t))
+	text, overall, recall := render(vs, ms, readProfiles(t), networkingRules())
 	if overall < floor {
 		t.Errorf("precision %.1f%% fell under the %.0f%% it was at the last review", overall*100, floor*100)
 	}
@@ -204,4 +205,17 @@ func TestPrecision(t *testing.T) {
 	if err != nil || !bytes.Equal(want, text) {
 		t.Errorf("%s is out of date; regenerate it with go test ./internal/precision -update", doc)
 	}
+}
+
+// networkingRules lists the IDs of the services and networking lint
+// rules, whose coverage on real files docs/precision.md states.
+func networkingRules() []string {
+	var ids []string
+	for _, r := range rules.Suite() {
+		if r.Category == rule.Networking {
+			ids = append(ids, r.ID)
+		}
+	}
+	sort.Strings(ids)
+	return ids
 }

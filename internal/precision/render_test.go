@@ -31,7 +31,7 @@ func (c missCount) recall() float64 {
 // render writes docs/precision.md: precision per rule and overall over
 // the findings reported now, how many reviewed findings rule changes
 // removed, and beside them recall on the reviewed misses.
-func render(vs []verdict, ms []miss, ps []profile) ([]byte, float64, float64) {
+func render(vs []verdict, ms []miss, ps []profile, networking []string) ([]byte, float64, float64) {
 	per := map[string]*tally{}
 	var all tally
 	for _, v := range vs {
@@ -95,6 +95,15 @@ func render(vs []verdict, ms []miss, ps []profile) ([]byte, float64, float64) {
 		return "**not met**"
 	}
 	fmt.Fprintf(&b, "Issue 7's target, at least %.0f%% of findings true with debatable counted as not true: %s. Issue 20's, recall at least %.0f%%: %s.\n\n", target*100, met(all.precision() >= target), recallTarget*100, met(allMissed.recall() >= recallTarget))
+	var fired, quiet []string
+	for _, id := range networking {
+		if t := per[id]; t != nil && t.total() > 0 {
+			fired = append(fired, fmt.Sprintf("%s (%d of %d true)", id, t.True, t.total()))
+		} else {
+			quiet = append(quiet, id)
+		}
+	}
+	fmt.Fprintf(&b, "Services and networking rules (%d) with findings on these files (%d): %s. Without any finding on them (%d): %s.\n\n", len(networking), len(fired), orNone(fired), len(quiet), orNone(quiet))
 	fmt.Fprintf(&b, "| rule | findings | true | debatable | false | precision | removed | misses | found | recall |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, n := range names {
 		t := per[n]
@@ -113,4 +122,11 @@ func render(vs []verdict, ms []miss, ps []profile) ([]byte, float64, float64) {
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %d | %d | %d | %s |\n", n, t.total(), t.True, t.Debatable, t.False, p, t.Gone, c.recorded, c.found, r)
 	}
 	return b.Bytes(), all.precision(), allMissed.recall()
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
 }
