@@ -111,6 +111,8 @@ var notExportable = map[*rule.Rule]string{
 	rules.WindowsServiceDualStack:         "needs other objects: a Service against the pods its selector matches, and the pools' network mode",
 	rules.WindowsNodePortFromNode:         "decided from one workload, but its message names the host and port found inside free-form command, env and probe strings; not compiled to CEL yet",
 	rules.WindowsHostProcessClusterDNS:    "the service.namespace form needs the input's Services, and names are found inside free-form strings; not compiled to CEL yet",
+
+	rules.WindowsNetworkPolicyUntranslated: "needs other objects and the profile: a NetworkPolicy against the workloads its selector matches, and each Windows pool's policy engine",
 }
 
 // Exportable reports whether the rule with the ID has CEL and, if not,

@@ -25,6 +25,7 @@ var serviceRules = []*rule.Rule{
 	WindowsDNSPartialName,
 	WindowsDNSPartialNameConfig,
 	WindowsNetworkPolicyNotEnforced,
+	WindowsNetworkPolicyUntranslated,
 	WindowsICMPOutbound,
 	WindowsServiceBackendLimit,
 	GMSAMissingCredentialSpecName,

@@ -21,15 +21,19 @@ var WindowsICMPOutbound = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Networking,
 	Doc: rule.Doc{
-		What: "Reports ping, ping.exe, Test-Connection and Test-NetConnection without -Port or -CommonTCPPort in a Windows workload's command, args, exec probes and exec lifecycle hooks when the target is outside the cluster (a public IP address, or a name with a dot that is not a cluster name ending in .svc.<cluster domain> or .local), and a Windows pool of the cluster profile uses win-bridge, win-overlay, flannel (which delegates to them) or Azure CNI. Pings to pods, Services and private addresses are not reported: ICMP within the pod network works.",
+		What: "Reports ping, ping.exe, Test-Connection and Test-NetConnection without -Port or -CommonTCPPort in a Windows workload's command, args, exec probes and exec lifecycle hooks when the target is outside the cluster (a public IP address, or a name with a dot that is not a cluster name ending in .svc.<cluster domain> or .local), and a Windows pool of the cluster profile uses win-bridge, win-overlay, flannel (which delegates to them) or Azure CNI. Pings to pods, Services and private addresses are not reported: ICMP within the pod network works. HostProcess workloads are not reported either: they run in the node's network, with no pod endpoint on the CNI's data plane, so their pings leave as the node's.",
 		Why:  "The Windows data plane (VFP) does not translate ICMP packets, so with these plugins an ICMP echo that leaves the pod network (to the internet, say) gets no answer back to the pod, while TCP and UDP to the same host work. A liveness or readiness probe that pings an outside host then fails for ever, and a start script that waits for the ping never goes on.",
 		Fix:  "Check connectivity over TCP instead: Test-NetConnection <host> -Port 443, or curl.exe / Invoke-WebRequest against the service you need.",
 		Sources: []string{
 			"kubernetes.io/docs/concepts/services-networking/windows-networking, Limitations (outbound communication using ICMP via win-overlay, win-bridge or Azure-CNI; substitute ping <destination> with curl <destination>)",
+			"containerd/containerd v2.1.4 internal/cri/server/sandbox_run.go (no pod network is set up for a host-network sandbox, which a HostProcess sandbox is)",
 		},
 	},
 	Workload: func(p *rule.Pass) {
-		if !windowsBound(p) {
+		// A HostProcess pod has no pod network endpoint (containerd sets
+		// up none for it): its ICMP is the node's, which VFP does not
+		// translate.
+		if !windowsBound(p) || p.Target.HostProcess {
 			return
 		}
 		pool := icmpDroppingPool(p)
