@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -26,14 +27,7 @@ func Pool(n *corev1.Node) string {
 			return l + "=" + v
 		}
 	}
-	return fmt.Sprintf("instance type %s, build %s", cmpOr(n.Labels[corev1.LabelInstanceTypeStable], "unknown"), cmpOr(Build(n), "unknown"))
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+	return fmt.Sprintf("instance type %s, build %s", cmp.Or(n.Labels[corev1.LabelInstanceTypeStable], "unknown"), cmp.Or(Build(n), "unknown"))
 }
 
 var windowsNodeConfigDrift = &rule.Rule{ID: "windows-node-config-drift", Title: "A Windows node's live kubelet configuration differs from the rest of its pool", Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,
