@@ -80,10 +80,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 }
 
 func (o *auditOptions) validate() error {
-	if err := o.output.validate(); err != nil {
-		return err
-	}
-	if err := o.failGate.validate(); err != nil {
+	if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 		return err
 	}
 	if err := o.liveFlags.validate(); err != nil {

@@ -70,17 +70,9 @@ or written (each is named on stderr).`,
   helm template ./chart | winkube fix - > fixed.yaml
   winkube fix --rule windows-forbidden-field --write deploy/
   winkube fix --write --output-file json=fixes.json manifests/`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("fix needs at least one path, or - to read stdin")
-			}
-			return nil
-		},
+		Args: pathArgs("fix"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.output.validate(); err != nil {
-				return err
-			}
-			if err := o.failGate.validate(); err != nil {
+			if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 				return err
 			}
 			o.stdout = !o.write || cmd.Flags().Changed("output")

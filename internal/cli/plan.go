@@ -76,12 +76,7 @@ never changes it.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(); err != nil {
-				return err
-			}
-			return o.run(cmd, args)
-		},
+		RunE: validateThenRun(o),
 	}
 	f := cmd.Flags()
 	o.output.addFlags(f, "plan", "text", "json", "html")
@@ -115,10 +110,7 @@ func (o *planOptions) isLive(cmd *cobra.Command) bool {
 }
 
 func (o *planOptions) validate() error {
-	if err := o.output.validate(); err != nil {
-		return err
-	}
-	if err := o.failGate.validate(); err != nil {
+	if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 		return err
 	}
 	var errs []error
