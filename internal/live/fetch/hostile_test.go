@@ -3,40 +3,13 @@ package fetch
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-// hostileServer is an API server on 127.0.0.1 that answers /version and
-// answers every list with list(w, r).
-func hostileServer(t *testing.T, list http.HandlerFunc) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/version" {
-			fmt.Fprint(w, `{"major":"1","minor":"36","gitVersion":"v1.36.3"}`)
-			return
-		}
-		list(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	kc := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: %q}}]
-users: [{name: u, user: {token: t}}]
-contexts: [{name: c, context: {cluster: c, user: u}}]
-current-context: c
-`, srv.URL)
-	if err := os.WriteFile(kc, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return kc
-}
+	"github.com/winkube/winkube/internal/live/fetch/apiservertest"
+)
 
 // emptyList is a list of any kind with the continue token given.
 func emptyList(w http.ResponseWriter, r *http.Request, cont string) {
@@ -91,7 +64,7 @@ func TestHostileAPIServers(t *testing.T) {
 		}, "Client.Timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			kc := hostileServer(t, tc.list)
+			kc := apiservertest.Serve(t, tc.list)
 			start := time.Now()
 			timeout := time.Second
 			if tc.name == "endless body" {
@@ -107,7 +80,7 @@ func TestHostileAPIServers(t *testing.T) {
 		})
 	}
 	t.Run("every list forbidden", func(t *testing.T) {
-		kc := hostileServer(t, func(w http.ResponseWriter, r *http.Request) {
+		kc := apiservertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusForbidden)
 			fmt.Fprint(w, `{"apiVersion":"v1","kind":"Status","status":"Failure","reason":"Forbidden","code":403,"message":"forbidden"}`)
