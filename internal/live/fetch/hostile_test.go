@@ -11,12 +11,6 @@ import (
 	"github.com/winkube/winkube/internal/live/fetch/apiservertest"
 )
 
-// emptyList is a list of any kind with the continue token given.
-func emptyList(w http.ResponseWriter, r *http.Request, cont string) {
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"metadata":{"continue":%q},"items":[]}`, cont)
-}
-
 // TestHostileAPIServers: every way a server can keep a read from ending
 // ends it, with an error naming the kind; a server that refuses every
 // list yields a snapshot that says so.
@@ -30,27 +24,14 @@ func TestHostileAPIServers(t *testing.T) {
 		list http.HandlerFunc
 		want string
 	}{
-		{"repeated continue token", func(w http.ResponseWriter, r *http.Request) { emptyList(w, r, "same") }, "sent the same continue token again"},
+		{"repeated continue token", func(w http.ResponseWriter, r *http.Request) { apiservertest.List(w, "same") }, "sent the same continue token again"},
 		{"token cycle", func(w http.ResponseWriter, r *http.Request) {
-			emptyList(w, r, []string{"a", "b"}[n.Add(1)%2])
+			apiservertest.List(w, []string{"a", "b"}[n.Add(1)%2])
 		}, "sent the same continue token again"},
 		{"endless pages", func(w http.ResponseWriter, r *http.Request) {
-			emptyList(w, r, fmt.Sprintf("t%d", n.Add(1)))
+			apiservertest.List(w, fmt.Sprintf("t%d", n.Add(1)))
 		}, "more than 40 pages"},
-		{"endless body", func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != "/api/v1/nodes" { // one endless stream is enough
-				emptyList(w, r, "")
-				return
-			}
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, `{"items":[`)
-			item := []byte(strings.Repeat(`{"metadata":{"name":"x"}},`, 4096))
-			for r.Context().Err() == nil {
-				if _, err := w.Write(item); err != nil {
-					return
-				}
-			}
-		}, "larger than 128 MiB"},
+		{"endless body", apiservertest.EndlessNodes, "larger than 128 MiB"},
 		{"hung", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, "Client.Timeout"},
 		{"slow body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")

@@ -99,11 +99,6 @@ func (r run) expect(t *testing.T, code int, want string) {
 	}
 }
 
-func list(w http.ResponseWriter, cont string) {
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"metadata":{"continue":%q},"items":[]}`, cont)
-}
-
 // TestLiveCommands: audit and doctor against API servers that hang, send
 // slowly, page forever, repeat a token, send without end, refuse every
 // list, or write escape sequences into what they return.
@@ -129,22 +124,9 @@ func TestLiveCommands(t *testing.T) {
 				w.(http.Flusher).Flush()
 			}
 		}, 2, "Client.Timeout"},
-		{"repeated continue token", func(w http.ResponseWriter, r *http.Request) { list(w, "again") }, 2, "same continue token again"},
-		{"token cycle", func(w http.ResponseWriter, r *http.Request) { list(w, fmt.Sprint(n.Add(1)%3)) }, 2, "same continue token again"},
-		{"endless body", func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != "/api/v1/nodes" {
-				list(w, "")
-				return
-			}
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, `{"items":[`)
-			item := []byte(strings.Repeat(`{"metadata":{"name":"x"}},`, 4096))
-			for r.Context().Err() == nil {
-				if _, err := w.Write(item); err != nil {
-					return
-				}
-			}
-		}, 2, "larger than 128 MiB"},
+		{"repeated continue token", func(w http.ResponseWriter, r *http.Request) { apiservertest.List(w, "again") }, 2, "same continue token again"},
+		{"token cycle", func(w http.ResponseWriter, r *http.Request) { apiservertest.List(w, fmt.Sprint(n.Add(1)%3)) }, 2, "same continue token again"},
+		{"endless body", apiservertest.EndlessNodes, 2, "larger than 128 MiB"},
 		{"every list forbidden", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusForbidden)

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,4 +36,29 @@ current-context: c
 		t.Fatal(err)
 	}
 	return kubeconfig
+}
+
+// List answers a list of any kind with no items and the continue token
+// cont ("" for the last page).
+func List(w http.ResponseWriter, cont string) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"metadata":{"continue":%q},"items":[]}`, cont)
+}
+
+// EndlessNodes answers the node list with a body that never ends (items
+// until the client hangs up) and every other list with an empty page:
+// one endless stream is enough to prove the reader's size bound.
+func EndlessNodes(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/api/v1/nodes" {
+		List(w, "")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprint(w, `{"items":[`)
+	item := []byte(strings.Repeat(`{"metadata":{"name":"x"}},`, 4096))
+	for r.Context().Err() == nil {
+		if _, err := w.Write(item); err != nil {
+			return
+		}
+	}
 }
