@@ -192,23 +192,12 @@ func (o *planOptions) readNodeConfig() error {
 	if err != nil || !st.IsDir() {
 		return usagef("--node-config %s: want a folder of node configuration files", o.nodeConfig)
 	}
-	paths, err := nodeFiles([]string{o.nodeConfig})
-	if err != nil {
-		return err
-	}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return usagef("--node-config: %v", err)
-		}
-		f, err := nodeconfig.Parse(p, data)
-		if err != nil {
-			o.status(o.streams, "warning: --node-config: %v (left out)", err)
-			continue
-		}
-		o.nodeFiles = append(o.nodeFiles, f)
-	}
-	return nil
+	files, err := readNodeConfig([]string{o.nodeConfig}, func(err error) error {
+		o.status(o.streams, "warning: --node-config: %v (left out)", err)
+		return nil
+	})
+	o.nodeFiles = append(o.nodeFiles, files...)
+	return err
 }
 
 // planGCPercent is plan's garbage-collector target: a plan simulates the
