@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,11 +56,7 @@ var windowsNodeConfigDrift = &rule.Rule{ID: "windows-node-config-drift", Title: 
 			flat[n.Name] = fields
 			pools[Pool(n)] = append(pools[Pool(n)], n)
 		}
-		names := make([]string, 0, len(pools))
-		for p := range pools {
-			names = append(names, p)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(pools))
 		for _, p := range names {
 			nodes := pools[p]
 			if len(nodes) < 2 {
@@ -88,11 +86,7 @@ func drift(nodes []*corev1.Node, flat map[string]map[string]string) []nodeDrift 
 			}
 		}
 	}
-	sorted := make([]string, 0, len(keys))
-	for k := range keys {
-		sorted = append(sorted, k)
-	}
-	sort.Strings(sorted)
+	sorted := slices.Sorted(maps.Keys(keys))
 	byNode := map[string][]string{}
 	for _, k := range sorted {
 		count := map[string]int{}

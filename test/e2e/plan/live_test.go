@@ -5,7 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,11 +103,7 @@ func stepSummary(r planJSONReport) []string {
 		for _, e := range s.Evictions {
 			n[e.Workload+" "+e.Budget]++
 		}
-		keys := make([]string, 0, len(n))
-		for k := range n {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(n))
 		for _, k := range keys {
 			line += fmt.Sprintf("; %s x%d", k, n[k])
 		}
