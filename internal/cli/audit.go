@@ -95,7 +95,6 @@ func (o *auditOptions) validate() error {
 
 func (o *auditOptions) run(cmd *cobra.Command) error {
 	limitMemory(auditMemoryLimit)
-	o.opts.Progress = progress(o.streams, o.quiet)
 	if k := o.kubeletOptions(); k != nil {
 		k.Configz, k.Stats = true, true
 		if audit.ReadsLogs(o.cfg.Settings()) {
@@ -104,8 +103,7 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 		}
 		o.opts.Kubelets = k
 	}
-	snap, err := fetch.Read(cmd.Context(), o.opts)
-	endProgress(o.streams, o.opts.Progress)
+	snap, err := readSnapshot(cmd.Context(), o.streams, o.quiet, o.opts)
 	if err != nil {
 		return err
 	}

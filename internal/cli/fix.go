@@ -239,22 +239,22 @@ func readInputs(ctx context.Context, ins []manifest.Input, stdin []byte) ([]fix.
 }
 
 func readInput(ctx context.Context, in manifest.Input) ([]byte, error) {
-	r, err := in.Open()
-	if err != nil {
+	// A located manifest.Error says all; anything else names the input.
+	failed := func(err error) error {
 		var me *manifest.Error
 		if errors.As(err, &me) {
-			return nil, me
+			return me
 		}
-		return nil, fmt.Errorf("reading %s: %w", in.Name, err)
+		return fmt.Errorf("reading %s: %w", in.Name, err)
+	}
+	r, err := in.Open()
+	if err != nil {
+		return nil, failed(err)
 	}
 	defer r.Close()
 	b, err := manifest.ReadAllLimited(ctx, in.Name, r)
 	if err != nil {
-		var me *manifest.Error
-		if errors.As(err, &me) {
-			return nil, me
-		}
-		return nil, fmt.Errorf("reading %s: %w", in.Name, err)
+		return nil, failed(err)
 	}
 	return b, nil
 }
