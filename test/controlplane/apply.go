@@ -7,8 +7,6 @@ import (
 	"os"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
@@ -26,39 +24,40 @@ func (cp *ControlPlane) Apply(ctx context.Context, path string) error {
 	}
 	c := cp.Client
 	for i, doc := range bytes.Split(data, []byte("\n---\n")) {
-		var meta metav1.TypeMeta
-		if err := yaml.Unmarshal(doc, &meta); err != nil {
+		var head struct {
+			metav1.TypeMeta `json:",inline"`
+			Metadata        metav1.ObjectMeta `json:"metadata"`
+		}
+		if err := yaml.Unmarshal(doc, &head); err != nil {
 			return fmt.Errorf("%s document %d: %w", path, i, err)
 		}
-		switch meta.Kind {
+		switch head.Kind {
 		case "Namespace":
-			var o corev1.Namespace
-			if err = yaml.UnmarshalStrict(doc, &o); err == nil {
-				_, err = c.CoreV1().Namespaces().Create(ctx, &o, metav1.CreateOptions{})
-			}
+			err = create(ctx, doc, c.CoreV1().Namespaces().Create)
 		case "ServiceAccount":
-			var o corev1.ServiceAccount
-			if err = yaml.UnmarshalStrict(doc, &o); err == nil {
-				_, err = c.CoreV1().ServiceAccounts(o.Namespace).Create(ctx, &o, metav1.CreateOptions{})
-			}
+			err = create(ctx, doc, c.CoreV1().ServiceAccounts(head.Metadata.Namespace).Create)
 		case "ClusterRole":
-			var o rbacv1.ClusterRole
-			if err = yaml.UnmarshalStrict(doc, &o); err == nil {
-				_, err = c.RbacV1().ClusterRoles().Create(ctx, &o, metav1.CreateOptions{})
-			}
+			err = create(ctx, doc, c.RbacV1().ClusterRoles().Create)
 		case "ClusterRoleBinding":
-			var o rbacv1.ClusterRoleBinding
-			if err = yaml.UnmarshalStrict(doc, &o); err == nil {
-				_, err = c.RbacV1().ClusterRoleBindings().Create(ctx, &o, metav1.CreateOptions{})
-			}
+			err = create(ctx, doc, c.RbacV1().ClusterRoleBindings().Create)
 		default:
-			return fmt.Errorf("%s document %d: unexpected kind %q", path, i, meta.Kind)
+			return fmt.Errorf("%s document %d: unexpected kind %q", path, i, head.Kind)
 		}
 		if err != nil && !apierrors.IsAlreadyExists(err) {
-			return fmt.Errorf("%s: creating %s: %w", path, meta.Kind, err)
+			return fmt.Errorf("%s: creating %s: %w", path, head.Kind, err)
 		}
 	}
 	return nil
+}
+
+// create decodes doc strictly into a T and creates it with createFn.
+func create[T any](ctx context.Context, doc []byte, createFn func(context.Context, *T, metav1.CreateOptions) (*T, error)) error {
+	var o T
+	if err := yaml.UnmarshalStrict(doc, &o); err != nil {
+		return err
+	}
+	_, err := createFn(ctx, &o, metav1.CreateOptions{})
+	return err
 }
 
 // ServiceAccountKubeconfig writes at path a kubeconfig that authenticates
