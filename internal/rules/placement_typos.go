@@ -42,20 +42,7 @@ var OSLabelTypo = &rule.Rule{
 		},
 	},
 	Workload: func(p *rule.Pass) {
-		sel := p.Workload.SpecPath.Child("nodeSelector")
-		for k := range p.Workload.Spec.NodeSelector {
-			osLabelTypo(p, sel.Key(k), k)
-		}
-		a := p.Workload.Spec.Affinity
-		if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-			return
-		}
-		terms := p.Workload.SpecPath.Child("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
-		for i, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
-			for j, e := range t.MatchExpressions {
-				osLabelTypo(p, terms.Index(i).Child("matchExpressions").Index(j).Child("key"), e.Key)
-			}
-		}
+		eachSelectorKey(p, func(path *field.Path, key string, _ []string) { osLabelTypo(p, path, key) })
 	},
 }
 
