@@ -1,8 +1,11 @@
 package audit
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,14 +29,7 @@ func Pool(n *corev1.Node) string {
 			return l + "=" + v
 		}
 	}
-	return fmt.Sprintf("instance type %s, build %s", cmpOr(n.Labels[corev1.LabelInstanceTypeStable], "unknown"), cmpOr(Build(n), "unknown"))
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+	return fmt.Sprintf("instance type %s, build %s", cmp.Or(n.Labels[corev1.LabelInstanceTypeStable], "unknown"), cmp.Or(Build(n), "unknown"))
 }
 
 var windowsNodeConfigDrift = &rule.Rule{ID: "windows-node-config-drift", Title: "A Windows node's live kubelet configuration differs from the rest of its pool", Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,
@@ -60,11 +56,7 @@ var windowsNodeConfigDrift = &rule.Rule{ID: "windows-node-config-drift", Title: 
 			flat[n.Name] = fields
 			pools[Pool(n)] = append(pools[Pool(n)], n)
 		}
-		names := make([]string, 0, len(pools))
-		for p := range pools {
-			names = append(names, p)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(pools))
 		for _, p := range names {
 			nodes := pools[p]
 			if len(nodes) < 2 {
@@ -94,11 +86,7 @@ func drift(nodes []*corev1.Node, flat map[string]map[string]string) []nodeDrift 
 			}
 		}
 	}
-	sorted := make([]string, 0, len(keys))
-	for k := range keys {
-		sorted = append(sorted, k)
-	}
-	sort.Strings(sorted)
+	sorted := slices.Sorted(maps.Keys(keys))
 	byNode := map[string][]string{}
 	for _, k := range sorted {
 		count := map[string]int{}

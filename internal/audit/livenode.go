@@ -119,15 +119,12 @@ var windowsNodeMemoryPressure = &rule.Rule{ID: "windows-node-memory-pressure", T
 		Fix:     "Set memory limits on the node's pods (requests equal to limits for the large ones), move workloads away, or use larger nodes; keep at least 2Gi in systemReserved/kubeReserved.",
 		Sources: []string{"kubernetes.io/docs/concepts/configuration/windows-resource-management (Memory management: Windows does not have an out-of-memory process killer)", "k8s.io/kubelet v0.36.3 pkg/apis/stats/v1alpha1/types.go (NodeStats.Memory.WorkingSetBytes, AvailableBytes)", srcEvictionWindows},
 	},
-	Run: NodeRun(func(f *Facts, e emitter) {
-		for _, k := range f.Snapshot.Kubelets {
-			n := f.Snapshot.Node(k.Node)
-			if n == nil || k.Stats == nil || k.Stats.MemoryWorkingSetBytes == nil {
-				continue
-			}
-			if msg := live.MemoryPressure(n, k.Stats); msg != "" {
-				e.report(nodeObject(n), "status.allocatable.memory", msg, "kubectl top pods -A --sort-by=memory --field-selector spec.nodeName="+n.Name)
-			}
+	Run: nodeStats(func(n *corev1.Node, s *live.NodeStats, e emitter) {
+		if s.MemoryWorkingSetBytes == nil {
+			return
+		}
+		if msg := live.MemoryPressure(n, s); msg != "" {
+			e.report(nodeObject(n), "status.allocatable.memory", msg, "kubectl top pods -A --sort-by=memory --field-selector spec.nodeName="+n.Name)
 		}
 	}),
 }
@@ -142,26 +139,20 @@ var windowsNodeDiskPressure = &rule.Rule{ID: "windows-node-disk-pressure", Title
 		Fix:     "Free space (prune unused images with crictl rmi --prune on the node), grow the disk, or lower imageGCHighThresholdPercent so images are collected earlier.",
 		Sources: []string{srcEvictionWindows, "k8s.io/kubelet v0.36.3 pkg/apis/stats/v1alpha1/types.go (NodeStats.Fs, RuntimeStats.ImageFs)"},
 	},
-	Run: NodeRun(func(f *Facts, e emitter) {
-		for _, k := range f.Snapshot.Kubelets {
-			n := f.Snapshot.Node(k.Node)
-			if n == nil || k.Stats == nil {
+	Run: nodeStats(func(n *corev1.Node, s *live.NodeStats, e emitter) {
+		for _, d := range []struct {
+			name        string
+			avail, capa *uint64
+			warnBelow   float64
+		}{{"node filesystem", s.FsAvailableBytes, s.FsCapacityBytes, 15}, {"image filesystem", s.ImageFsAvailableBytes, s.ImageFsCapacityBytes, 20}} {
+			if d.avail == nil || d.capa == nil || *d.capa == 0 {
 				continue
 			}
-			for _, d := range []struct {
-				name        string
-				avail, capa *uint64
-				warnBelow   float64
-			}{{"node filesystem", k.Stats.FsAvailableBytes, k.Stats.FsCapacityBytes, 15}, {"image filesystem", k.Stats.ImageFsAvailableBytes, k.Stats.ImageFsCapacityBytes, 20}} {
-				if d.avail == nil || d.capa == nil || *d.capa == 0 {
-					continue
-				}
-				pct := 100 * float64(*d.avail) / float64(*d.capa)
-				if pct < d.warnBelow {
-					e.report(nodeObject(n), "", fmt.Sprintf("Windows node %s: %s has %.1f%% free (%s of %s), under %.0f%%", n.Name, d.name, pct,
-						live.GiB(*resource.NewQuantity(int64(*d.avail), resource.BinarySI)), live.GiB(*resource.NewQuantity(int64(*d.capa), resource.BinarySI)), d.warnBelow),
-						"on the node: crictl rmi --prune")
-				}
+			pct := 100 * float64(*d.avail) / float64(*d.capa)
+			if pct < d.warnBelow {
+				e.report(nodeObject(n), "", fmt.Sprintf("Windows node %s: %s has %.1f%% free (%s of %s), under %.0f%%", n.Name, d.name, pct,
+					live.GiB(*resource.NewQuantity(int64(*d.avail), resource.BinarySI)), live.GiB(*resource.NewQuantity(int64(*d.capa), resource.BinarySI)), d.warnBelow),
+					"on the node: crictl rmi --prune")
 			}
 		}
 	}),

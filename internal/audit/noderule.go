@@ -3,6 +3,9 @@ package audit
 import (
 	"slices"
 
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -91,4 +94,28 @@ var WorkloadStartFailure = &rule.Rule{
 		Fix:     "Use an image for the node's OS and build (a multi-arch manifest list covers several) and pin the pod to them.",
 		Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (runbook: image OS mismatch)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go"},
 	},
+}
+
+// windowsNodes is the run of a rule that judges each Windows node on its
+// own.
+func windowsNodes(check func(f *Facts, n *corev1.Node, e emitter)) NodeRun {
+	return func(f *Facts, e emitter) {
+		for _, n := range f.Snapshot.Nodes {
+			if Windows(n) {
+				check(f, n, e)
+			}
+		}
+	}
+}
+
+// nodeStats is the run of a rule that judges each node whose kubelet's
+// /stats/summary was read.
+func nodeStats(check func(n *corev1.Node, s *live.NodeStats, e emitter)) NodeRun {
+	return func(f *Facts, e emitter) {
+		for _, k := range f.Snapshot.Kubelets {
+			if n := f.Snapshot.Node(k.Node); n != nil && k.Stats != nil {
+				check(n, k.Stats, e)
+			}
+		}
+	}
 }

@@ -67,16 +67,15 @@ var windowsNodeBuildLabelMissing = &rule.Rule{ID: "windows-node-build-label-miss
 		Fix:     "Let the kubelet label the node (it does from Kubernetes 1.17), or label it: kubectl label node NODE node.kubernetes.io/windows-build=10.0.20348.",
 		Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (pin pods to Windows builds with node.kubernetes.io/windows-build)", "https://kubernetes.io/docs/concepts/containers/runtime-class/#scheduling (RuntimeClass scheduling by build)"},
 	},
-	Run: NodeRun(func(f *Facts, e emitter) {
-		for _, n := range f.Snapshot.Nodes {
-			if Windows(n) && n.Labels[cluster.LabelWindowsBuild] == "" {
-				hint := "kubectl label node " + n.Name + " " + cluster.LabelWindowsBuild + "=BUILD"
-				if b := Build(n); b != "" {
-					hint = "kubectl label node " + n.Name + " " + cluster.LabelWindowsBuild + "=" + b
-				}
-				e.report(nodeObject(n), buildLabelPath, fmt.Sprintf("Windows node %s has no %s label", n.Name, cluster.LabelWindowsBuild), hint)
-			}
+	Run: windowsNodes(func(_ *Facts, n *corev1.Node, e emitter) {
+		if n.Labels[cluster.LabelWindowsBuild] != "" {
+			return
 		}
+		hint := "kubectl label node " + n.Name + " " + cluster.LabelWindowsBuild + "=BUILD"
+		if b := Build(n); b != "" {
+			hint = "kubectl label node " + n.Name + " " + cluster.LabelWindowsBuild + "=" + b
+		}
+		e.report(nodeObject(n), buildLabelPath, fmt.Sprintf("Windows node %s has no %s label", n.Name, cluster.LabelWindowsBuild), hint)
 	}),
 }
 
@@ -87,13 +86,11 @@ var windowsNodeBuildLabelMismatch = &rule.Rule{ID: "windows-node-build-label-mis
 		Fix:     "Correct the label to the kernel's build (its first three parts), or remove it and let the kubelet set it.",
 		Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (runbook: image OS mismatch; build numbers)"},
 	},
-	Run: NodeRun(func(f *Facts, e emitter) {
-		for _, n := range f.Snapshot.Nodes {
-			label, b := n.Labels[cluster.LabelWindowsBuild], Build(n)
-			if Windows(n) && label != "" && b != "" && label != b {
-				e.report(nodeObject(n), buildLabelPath, fmt.Sprintf("Windows node %s is labelled %s=%s but its kernel version is %s (build %s)", n.Name, cluster.LabelWindowsBuild, label, n.Status.NodeInfo.KernelVersion, b),
-					fmt.Sprintf("kubectl label node %s --overwrite %s=%s", n.Name, cluster.LabelWindowsBuild, b))
-			}
+	Run: windowsNodes(func(_ *Facts, n *corev1.Node, e emitter) {
+		label, b := n.Labels[cluster.LabelWindowsBuild], Build(n)
+		if label != "" && b != "" && label != b {
+			e.report(nodeObject(n), buildLabelPath, fmt.Sprintf("Windows node %s is labelled %s=%s but its kernel version is %s (build %s)", n.Name, cluster.LabelWindowsBuild, label, n.Status.NodeInfo.KernelVersion, b),
+				fmt.Sprintf("kubectl label node %s --overwrite %s=%s", n.Name, cluster.LabelWindowsBuild, b))
 		}
 	}),
 }
@@ -105,25 +102,20 @@ var windowsNodeUnsupportedBuild = &rule.Rule{ID: "windows-node-unsupported-build
 		Fix:     "Replace the node with one running a supported LTSC build (Windows Server 2022 or 2025) and retag its images.",
 		Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (OS compatibility matrix; use LTSC releases only)", "https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (supported Windows Server versions)"},
 	},
-	Run: NodeRun(func(f *Facts, e emitter) {
-		for _, n := range f.Snapshot.Nodes {
-			if !Windows(n) {
-				continue
-			}
-			nb := Build(n)
-			if nb == "" {
-				nb = n.Labels[cluster.LabelWindowsBuild]
-			}
-			b, ok := f.Model.BuildByNumber(nb)
-			if !ok || f.Model.NodeSupported(b) {
-				continue
-			}
-			hint := ""
-			if s, ok := f.Model.LTSCFor(nil); ok {
-				hint = "move the node's workloads to " + s.Name + " (" + s.Build + ") nodes"
-			}
-			e.report(nodeObject(n), "status.nodeInfo.kernelVersion", fmt.Sprintf("Windows node %s runs %s (build %s), which Kubernetes %s does not support as a node OS (supported: %s)", n.Name, b.Name, b.Build, f.Server, b.Supports), hint)
+	Run: windowsNodes(func(f *Facts, n *corev1.Node, e emitter) {
+		nb := Build(n)
+		if nb == "" {
+			nb = n.Labels[cluster.LabelWindowsBuild]
 		}
+		b, ok := f.Model.BuildByNumber(nb)
+		if !ok || f.Model.NodeSupported(b) {
+			return
+		}
+		hint := ""
+		if s, ok := f.Model.LTSCFor(nil); ok {
+			hint = "move the node's workloads to " + s.Name + " (" + s.Build + ") nodes"
+		}
+		e.report(nodeObject(n), "status.nodeInfo.kernelVersion", fmt.Sprintf("Windows node %s runs %s (build %s), which Kubernetes %s does not support as a node OS (supported: %s)", n.Name, b.Name, b.Build, f.Server, b.Supports), hint)
 	}),
 }
 
@@ -137,19 +129,17 @@ var windowsNodeLowReserve = &rule.Rule{ID: "windows-node-low-reserve", Title: "A
 		Fix:     "Raise the kubelet's --system-reserved/--kube-reserved memory so that at least 2 GiB is reserved.",
 		Sources: []string{"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (resource recommendations: ~3.5 GB OS overhead)", "https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (memory reservations on Windows nodes)"},
 	},
-	Run: NodeRun(func(f *Facts, e emitter) {
-		for _, n := range f.Snapshot.Nodes {
-			c, okc := n.Status.Capacity[corev1.ResourceMemory]
-			a, oka := n.Status.Allocatable[corev1.ResourceMemory]
-			if !Windows(n) || !okc || !oka {
-				continue
-			}
-			reserved := c.DeepCopy()
-			reserved.Sub(a)
-			if reserved.Cmp(minReserve) < 0 {
-				e.report(nodeObject(n), "status.allocatable.memory", fmt.Sprintf("Windows node %s reserves %s of its %s memory (capacity minus allocatable); at least 2Gi is recommended", n.Name, live.GiB(reserved), live.GiB(c)),
-					"set the kubelet's --system-reserved=memory=2Gi (or more) on the node")
-			}
+	Run: windowsNodes(func(_ *Facts, n *corev1.Node, e emitter) {
+		c, okc := n.Status.Capacity[corev1.ResourceMemory]
+		a, oka := n.Status.Allocatable[corev1.ResourceMemory]
+		if !okc || !oka {
+			return
+		}
+		reserved := c.DeepCopy()
+		reserved.Sub(a)
+		if reserved.Cmp(minReserve) < 0 {
+			e.report(nodeObject(n), "status.allocatable.memory", fmt.Sprintf("Windows node %s reserves %s of its %s memory (capacity minus allocatable); at least 2Gi is recommended", n.Name, live.GiB(reserved), live.GiB(c)),
+				"set the kubelet's --system-reserved=memory=2Gi (or more) on the node")
 		}
 	}),
 }
@@ -161,16 +151,14 @@ var windowsNodeContainerdOld = &rule.Rule{ID: "windows-node-containerd-old", Tit
 		Fix:     "Upgrade containerd on the node to 1.7 or later (check with ctr.exe version).",
 		Sources: []string{"https://kubernetes.io/docs/concepts/windows/intro/#container-runtime (Production best practices: use containerd 1.7+ on Windows)"},
 	},
-	Run: NodeRun(func(f *Facts, e emitter) {
-		for _, n := range f.Snapshot.Nodes {
-			rv := n.Status.NodeInfo.ContainerRuntimeVersion
-			if !Windows(n) || !strings.HasPrefix(rv, "containerd://") {
-				continue
-			}
-			major, minor, ok := majorMinor(strings.TrimPrefix(rv, "containerd://"))
-			if ok && (major < 1 || (major == 1 && minor < 7)) {
-				e.report(nodeObject(n), "status.nodeInfo.containerRuntimeVersion", fmt.Sprintf("Windows node %s runs %s; containerd 1.7 or later is recommended", n.Name, rv), "upgrade containerd on the node, then restart the kubelet (Restart-Service containerd; Restart-Service kubelet)")
-			}
+	Run: windowsNodes(func(_ *Facts, n *corev1.Node, e emitter) {
+		rv := n.Status.NodeInfo.ContainerRuntimeVersion
+		if !strings.HasPrefix(rv, "containerd://") {
+			return
+		}
+		major, minor, ok := majorMinor(strings.TrimPrefix(rv, "containerd://"))
+		if ok && (major < 1 || (major == 1 && minor < 7)) {
+			e.report(nodeObject(n), "status.nodeInfo.containerRuntimeVersion", fmt.Sprintf("Windows node %s runs %s; containerd 1.7 or later is recommended", n.Name, rv), "upgrade containerd on the node, then restart the kubelet (Restart-Service containerd; Restart-Service kubelet)")
 		}
 	}),
 }
@@ -291,19 +279,13 @@ var windowsNodeNotReady = &rule.Rule{ID: "windows-node-not-ready", Title: "A Win
 		Fix:     "On the node: Get-Service kubelet, containerd, kube-proxy; Get-EventLog -LogName Application -Source kubelet -Newest 50; restart containerd, then the kubelet.",
 		Sources: []string{"https://kubernetes.io/docs/tasks/debug/debug-cluster/windows/ (Windows node diagnostics; kubelet failing to start)", "https://kubernetes.io/docs/tasks/debug/debug-cluster/windows/ (troubleshooting: kubelet and kube-proxy services)"},
 	},
-	Run: NodeRun(func(f *Facts, e emitter) {
-		for _, n := range f.Snapshot.Nodes {
-			if !Windows(n) {
-				continue
-			}
-			c := Ready(n)
-			switch {
-			case c == nil:
-				e.report(nodeObject(n), "status.conditions", fmt.Sprintf("Windows node %s reports no Ready condition", n.Name), "")
-			case c.Status != corev1.ConditionTrue:
-				e.report(nodeObject(n), "status.conditions[Ready]", fmt.Sprintf("Windows node %s is not Ready (Ready=%s, reason %s): %s", n.Name, c.Status, c.Reason, c.Message),
-					"on the node: Get-Service kubelet, containerd; Get-EventLog -LogName Application -Source kubelet -Newest 50")
-			}
+	Run: windowsNodes(func(_ *Facts, n *corev1.Node, e emitter) {
+		switch c := Ready(n); {
+		case c == nil:
+			e.report(nodeObject(n), "status.conditions", fmt.Sprintf("Windows node %s reports no Ready condition", n.Name), "")
+		case c.Status != corev1.ConditionTrue:
+			e.report(nodeObject(n), "status.conditions[Ready]", fmt.Sprintf("Windows node %s is not Ready (Ready=%s, reason %s): %s", n.Name, c.Status, c.Reason, c.Message),
+				"on the node: Get-Service kubelet, containerd; Get-EventLog -LogName Application -Source kubelet -Newest 50")
 		}
 	}),
 }

@@ -80,10 +80,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 }
 
 func (o *auditOptions) validate() error {
-	if err := o.output.validate(); err != nil {
-		return err
-	}
-	if err := o.failGate.validate(); err != nil {
+	if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 		return err
 	}
 	if err := o.liveFlags.validate(); err != nil {
@@ -98,7 +95,6 @@ func (o *auditOptions) validate() error {
 
 func (o *auditOptions) run(cmd *cobra.Command) error {
 	limitMemory(auditMemoryLimit)
-	o.opts.Progress = progress(o.streams, o.quiet)
 	if k := o.kubeletOptions(); k != nil {
 		k.Configz, k.Stats = true, true
 		if audit.ReadsLogs(o.cfg.Settings()) {
@@ -107,8 +103,7 @@ func (o *auditOptions) run(cmd *cobra.Command) error {
 		}
 		o.opts.Kubelets = k
 	}
-	snap, err := fetch.Read(cmd.Context(), o.opts)
-	endProgress(o.streams, o.opts.Progress)
+	snap, err := readSnapshot(cmd.Context(), o.streams, o.quiet, o.opts)
 	if err != nil {
 		return err
 	}

@@ -111,7 +111,6 @@ func (o *doctorOptions) validate(args []string) error {
 
 func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 	limitMemory(doctorMemoryLimit)
-	o.opts.Progress = progress(o.streams, o.quiet)
 	opts := doctor.Options{Rules: o.enabled, Settings: o.cfg.Settings(), CreatingAfter: o.creatingAfter, NoSimulation: o.noSim, Model: o.explicitModel(), Now: time.Now()}
 	if len(args) == 1 {
 		opts.Pod = args[0]
@@ -123,8 +122,7 @@ func (o *doctorOptions) run(cmd *cobra.Command, args []string) error {
 		k.Stats, k.Services, k.KeepLine = true, fetch.DefaultServices, doctor.KeepLogLine
 		o.opts.Kubelets = k
 	}
-	snap, err := fetch.Read(cmd.Context(), o.opts)
-	endProgress(o.streams, o.opts.Progress)
+	snap, err := readSnapshot(cmd.Context(), o.streams, o.quiet, o.opts)
 	if err != nil {
 		return err
 	}

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -70,17 +70,9 @@ or written (each is named on stderr).`,
   helm template ./chart | winkube fix - > fixed.yaml
   winkube fix --rule windows-forbidden-field --write deploy/
   winkube fix --write --output-file json=fixes.json manifests/`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("fix needs at least one path, or - to read stdin")
-			}
-			return nil
-		},
+		Args: pathArgs("fix"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.output.validate(); err != nil {
-				return err
-			}
-			if err := o.failGate.validate(); err != nil {
+			if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 				return err
 			}
 			o.stdout = !o.write || cmd.Flags().Changed("output")
@@ -247,22 +239,22 @@ func readInputs(ctx context.Context, ins []manifest.Input, stdin []byte) ([]fix.
 }
 
 func readInput(ctx context.Context, in manifest.Input) ([]byte, error) {
-	r, err := in.Open()
-	if err != nil {
+	// A located manifest.Error says all; anything else names the input.
+	failed := func(err error) error {
 		var me *manifest.Error
 		if errors.As(err, &me) {
-			return nil, me
+			return me
 		}
-		return nil, fmt.Errorf("reading %s: %w", in.Name, err)
+		return fmt.Errorf("reading %s: %w", in.Name, err)
+	}
+	r, err := in.Open()
+	if err != nil {
+		return nil, failed(err)
 	}
 	defer r.Close()
 	b, err := manifest.ReadAllLimited(ctx, in.Name, r)
 	if err != nil {
-		var me *manifest.Error
-		if errors.As(err, &me) {
-			return nil, me
-		}
-		return nil, fmt.Errorf("reading %s: %w", in.Name, err)
+		return nil, failed(err)
 	}
 	return b, nil
 }
@@ -272,11 +264,7 @@ func ruleList(fs []rule.Finding) string {
 	for _, f := range fs {
 		seen[f.Rule] = true
 	}
-	ids := make([]string, 0, len(seen))
-	for id := range seen {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(seen))
 	return strings.Join(ids, ", ")
 }
 

@@ -30,8 +30,12 @@ func runCLI(ctx context.Context, stdin io.Reader, out io.Writer, args ...string)
 	return code, errOut.String()
 }
 
+// writeFile writes s to p, making p's folders.
 func writeFile(t *testing.T, p, s string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}

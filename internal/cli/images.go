@@ -52,10 +52,7 @@ usage error or a tool failure.`,
   helm template ./chart | winkube images -o json - | jq '.images[] | select(.error)'
   winkube images --insecure-registry localhost:5000 --offline app.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.output.validate(); err != nil {
-				return err
-			}
-			if err := o.failGate.validate(); err != nil {
+			if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 				return err
 			}
 			if err := o.resolve(); err != nil {

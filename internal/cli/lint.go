@@ -53,18 +53,8 @@ The output format never changes it.`,
   helm template ./chart | winkube lint -
   kustomize build overlays/prod | winkube lint - --output-file sarif=results.sarif
   winkube lint -o github --output-file json=report.json manifests/`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("lint needs at least one path, or - to read stdin")
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(); err != nil {
-				return err
-			}
-			return o.run(cmd, args)
-		},
+		Args: pathArgs("lint"),
+		RunE: validateThenRun(o),
 	}
 	f := cmd.Flags()
 	o.output.addFlags(f, "report", report.Formats...)
@@ -77,10 +67,7 @@ The output format never changes it.`,
 }
 
 func (o *lintOptions) validate() error {
-	if err := o.output.validate(); err != nil {
-		return err
-	}
-	if err := o.failGate.validate(); err != nil {
+	if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 		return err
 	}
 	return o.resolve()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -83,6 +84,14 @@ func (l *liveFlags) validate() error {
 	}
 	l.opts.RequestTimeout = d
 	return nil
+}
+
+// readSnapshot reads the cluster with opts, showing progress on stderr
+// when it is a terminal.
+func readSnapshot(ctx context.Context, s Streams, quiet bool, opts fetch.Options) (*live.Snapshot, error) {
+	opts.Progress = progress(s, quiet)
+	defer endProgress(s, opts.Progress)
+	return fetch.Read(ctx, opts)
 }
 
 // progress returns a status printer for stderr when stderr is a

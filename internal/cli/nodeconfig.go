@@ -92,10 +92,7 @@ Exit status: 0 when nothing is at or above --fail-on, 1 when something is,
 }
 
 func (o *nodeValidateOptions) validate() error {
-	if err := o.output.validate(); err != nil {
-		return err
-	}
-	if err := o.failGate.validate(); err != nil {
+	if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 		return err
 	}
 	var errs []error
@@ -246,6 +243,33 @@ func loadFindings(err error) []rule.Finding {
 	}
 	visit(err)
 	return out
+}
+
+// readNodeConfig reads and parses the --node-config files under paths. A
+// file that cannot be read is a usage error; one that does not parse is
+// handed to unparsed, which returns nil to leave it out or the error to
+// stop with.
+func readNodeConfig(paths []string, unparsed func(error) error) ([]*nodeconfig.File, error) {
+	files, err := nodeFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	var out []*nodeconfig.File
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return out, usagef("--node-config: %v", err)
+		}
+		f, err := nodeconfig.Parse(p, data)
+		if err != nil {
+			if err := unparsed(err); err != nil {
+				return out, err
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
 }
 
 // nodeFiles expands folders into the files under them, sorted.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,12 +14,7 @@ func TestNodeConfigFillsNetworkMode(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, text)
 		return p
 	}
 	vxlan := write("vxlan/net-conf.json", `{"Network": "10.244.0.0/16", "Backend": {"Type": "vxlan"}}`)

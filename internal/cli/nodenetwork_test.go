@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,15 +14,10 @@ func TestNodeConfigFillsPoolNetwork(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, text)
 		return p
 	}
 	node := filepath.Join(dir, "node")
-	if err := os.Mkdir(node, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	write("node/cni.conf", `{"cniVersion": "0.2.0", "name": "flannel.4096", "type": "flannel", "delegate": {"type": "sdnoverlay"}}`)
 	write("node/kube-proxy.yaml", "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: kernelspace\nwinkernel:\n  enableDSR: true\n")
 	manifest := write("app.yaml", `apiVersion: apps/v1

@@ -76,12 +76,7 @@ never changes it.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(); err != nil {
-				return err
-			}
-			return o.run(cmd, args)
-		},
+		RunE: validateThenRun(o),
 	}
 	f := cmd.Flags()
 	o.output.addFlags(f, "plan", "text", "json", "html")
@@ -115,10 +110,7 @@ func (o *planOptions) isLive(cmd *cobra.Command) bool {
 }
 
 func (o *planOptions) validate() error {
-	if err := o.output.validate(); err != nil {
-		return err
-	}
-	if err := o.failGate.validate(); err != nil {
+	if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 		return err
 	}
 	var errs []error
@@ -200,23 +192,12 @@ func (o *planOptions) readNodeConfig() error {
 	if err != nil || !st.IsDir() {
 		return usagef("--node-config %s: want a folder of node configuration files", o.nodeConfig)
 	}
-	paths, err := nodeFiles([]string{o.nodeConfig})
-	if err != nil {
-		return err
-	}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return usagef("--node-config: %v", err)
-		}
-		f, err := nodeconfig.Parse(p, data)
-		if err != nil {
-			o.status(o.streams, "warning: --node-config: %v (left out)", err)
-			continue
-		}
-		o.nodeFiles = append(o.nodeFiles, f)
-	}
-	return nil
+	files, err := readNodeConfig([]string{o.nodeConfig}, func(err error) error {
+		o.status(o.streams, "warning: --node-config: %v (left out)", err)
+		return nil
+	})
+	o.nodeFiles = append(o.nodeFiles, files...)
+	return err
 }
 
 // planGCPercent is plan's garbage-collector target: a plan simulates the

@@ -23,9 +23,7 @@ import (
 func (o *planOptions) readLive(ctx context.Context, nodes, workloads bool) ([]*manifest.Object, error) {
 	opts := o.live.opts
 	opts.NoEvents = true
-	opts.Progress = progress(o.streams, o.quiet)
-	snap, err := fetch.Read(ctx, opts)
-	endProgress(o.streams, opts.Progress)
+	snap, err := readSnapshot(ctx, o.streams, o.quiet, opts)
 	if err != nil {
 		return nil, fmt.Errorf("reading the cluster: %w", err)
 	}

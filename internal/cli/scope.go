@@ -157,21 +157,11 @@ func (s *scope) announce(w io.Writer, quiet bool) {
 // fillFromNodeConfig reads --node-config and fills what the Windows pools
 // of the cluster leave unknown.
 func (s *scope) fillFromNodeConfig() error {
-	paths, err := nodeFiles(s.nodeConfig)
+	files, err := readNodeConfig(s.nodeConfig, func(err error) error {
+		return usagef("--node-config: %v", err)
+	})
 	if err != nil {
 		return err
-	}
-	var files []*nodeconfig.File
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return usagef("--node-config: %v", err)
-		}
-		f, err := nodeconfig.Parse(p, data)
-		if err != nil {
-			return usagef("--node-config: %v", err)
-		}
-		files = append(files, f)
 	}
 	nodeconfig.Network(files).Fill(s.cluster)
 	s.cluster.Source += ", Windows pool network from --node-config"

@@ -66,18 +66,8 @@ format never changes it.`,
   kubectl get nodes -o yaml > nodes.yaml && winkube simulate --cluster nodes.yaml --max Deployment/iis app.yaml
   helm template ./chart | winkube simulate -o json - | jq '.pods[] | select(.pending)'
   winkube simulate --output-file html=report.html examples/`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("simulate needs at least one path, or - to read stdin")
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.validate(); err != nil {
-				return err
-			}
-			return o.run(cmd, args)
-		},
+		Args: pathArgs("simulate"),
+		RunE: validateThenRun(o),
 	}
 	f := cmd.Flags()
 	o.output.addFlags(f, "report", "text", "json", "html")
@@ -108,10 +98,7 @@ func (o *simulateOptions) validate() error {
 			return usagef("--scheduler-config %s: %v", o.schedulerConfig, err)
 		}
 	}
-	if err := o.output.validate(); err != nil {
-		return err
-	}
-	if err := o.failGate.validate(); err != nil {
+	if err := validateReportFlags(&o.output, &o.failGate); err != nil {
 		return err
 	}
 	o.overrides = map[string]int32{}

@@ -130,6 +130,14 @@ func (f flags) get(names ...string) (string, bool) {
 	return "", false
 }
 
+// getOr is get's value, or def when none of the flags is given.
+func (f flags) getOr(def string, names ...string) string {
+	if v, ok := f.get(names...); ok {
+		return v
+	}
+	return def
+}
+
 func (f flags) all(name string) []string { return f.vals[name] }
 
 // script reads the pools the commands of a script create.
@@ -256,11 +264,7 @@ func (r *reader) eksctlNodegroup(line int, f flags) {
 	name, _ := f.get("--name", "-n")
 	p := r.newPool(name, line, "eks")
 	r.count(p, line, f, 2, "--nodes", "-N")
-	vm, ok := f.get("--node-type", "-t")
-	if !ok {
-		vm = "m5.large"
-	}
-	r.sized(p, vm)
+	r.sized(p, f.getOr("m5.large", "--node-type", "-t"))
 	if fam, _ := f.get("--node-ami-family"); fam != "" {
 		if b, win := eksAMI(fam); win {
 			p.windows(b)
@@ -285,11 +289,7 @@ func (r *reader) awsNodegroup(line int, f flags) {
 			}
 		}
 	}
-	vm, ok := f.get("--instance-types")
-	if !ok {
-		vm = "t3.medium"
-	}
-	r.sized(p, vm)
+	r.sized(p, f.getOr("t3.medium", "--instance-types"))
 	if ami, _ := f.get("--ami-type"); ami != "" {
 		if b, win := eksAMI(ami); win {
 			p.windows(b)
@@ -312,11 +312,7 @@ func (r *reader) gcloudCluster(line int, f flags) {
 	p := r.newPool("default-pool", line, "gke")
 	p.system = true
 	r.count(p, line, f, 3, "--num-nodes")
-	vm, ok := f.get("--machine-type")
-	if !ok {
-		vm = "e2-medium"
-	}
-	r.sized(p, vm)
+	r.sized(p, f.getOr("e2-medium", "--machine-type"))
 	r.gcloudTaintsLabels(p, f)
 	if _, ok := f.get("--enable-ip-alias"); ok {
 		t := true
@@ -340,11 +336,7 @@ func (r *reader) gcloudNodePool(line int, f flags) {
 	}
 	p := r.newPool(name, line, "gke")
 	r.count(p, line, f, 3, "--num-nodes")
-	vm, ok := f.get("--machine-type")
-	if !ok {
-		vm = "e2-medium"
-	}
-	r.sized(p, vm)
+	r.sized(p, f.getOr("e2-medium", "--machine-type"))
 	img, _ := f.get("--image-type")
 	if strings.HasPrefix(strings.ToUpper(img), "WINDOWS") {
 		r.gkeWindows(p, line, f)

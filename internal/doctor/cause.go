@@ -1,6 +1,9 @@
 package doctor
 
-import "github.com/winkube/winkube/internal/rule"
+import (
+	"github.com/winkube/winkube/internal/live/nodelog"
+	"github.com/winkube/winkube/internal/rule"
+)
 
 // Cause is one reason a pod can be stuck, documented like a rule.
 type Cause struct {
@@ -16,6 +19,9 @@ type Cause struct {
 	// that phrases it differently.
 	Patterns []Pattern
 	Sources  []string // seeds and upstream files the cause rests on
+	// signature finds a node cause on a kubelet's logs; nil for the
+	// causes found on pods.
+	signature *nodelog.Signature
 }
 
 // Command is one command to run next.

@@ -34,16 +34,26 @@ type hit struct {
 // matcher tries one cause on a pod.
 type matcher func(c *podCtx) (hit, bool)
 
-// find returns the evidence whose message matches one of ps.
+// find returns the evidence kept by keep (all when nil) whose message or
+// reason matches one of ps.
 func (c *podCtx) find(ps []Pattern, keep func(Evidence) bool) []Evidence {
-	var out []Evidence
-	for _, e := range c.evidence {
+	return c.where(func(e Evidence) bool {
 		if keep != nil && !keep(e) {
-			continue
+			return false
 		}
 		if _, ok := anyMatch(e.Message, ps); ok {
-			out = append(out, e)
-		} else if _, ok := anyMatch(e.Reason, ps); ok {
+			return true
+		}
+		_, ok := anyMatch(e.Reason, ps)
+		return ok
+	})
+}
+
+// where returns the evidence for which keep is true, in order.
+func (c *podCtx) where(keep func(Evidence) bool) []Evidence {
+	var out []Evidence
+	for _, e := range c.evidence {
+		if keep(e) {
 			out = append(out, e)
 		}
 	}
@@ -169,25 +179,15 @@ func commandNotFound(c *podCtx) (hit, bool) {
 }
 
 func dllNotFound(c *podCtx) (hit, bool) {
-	var ev []Evidence
-	for _, e := range c.evidence {
-		if e.Source == "status" && (strings.Contains(e.Message, "exit code "+strconv.Itoa(DLLNotFoundExitCode)) || strings.Contains(e.Message, "exit code 3221225781")) {
-			ev = append(ev, e)
-		}
-	}
-	h, ok := found(90, ev)
+	h, ok := found(90, c.where(func(e Evidence) bool {
+		return e.Source == "status" && (strings.Contains(e.Message, "exit code "+strconv.Itoa(DLLNotFoundExitCode)) || strings.Contains(e.Message, "exit code 3221225781"))
+	}))
 	h.detail = "exit code -1073741515 (0xC0000135, STATUS_DLL_NOT_FOUND)"
 	return h, ok
 }
 
 func oomKilled(c *podCtx) (hit, bool) {
-	var ev []Evidence
-	for _, e := range c.evidence {
-		if e.Source == "status" && e.Reason == "OOMKilled" {
-			ev = append(ev, e)
-		}
-	}
-	h, ok := found(90, ev)
+	h, ok := found(90, c.where(func(e Evidence) bool { return e.Source == "status" && e.Reason == "OOMKilled" }))
 	h.detail = "OOMKilled"
 	return h, ok
 }

@@ -23,18 +23,13 @@ func diagnoseNodes(s *live.Snapshot) []Diagnosis {
 	for _, k := range s.Kubelets {
 		n := s.Node(k.Node)
 		for _, c := range nodeCauses() {
-			var ev []Evidence
-			for _, l := range k.Logs {
-				if _, ok := anyMatch(l.Text, c.Patterns); ok {
-					ev = append(ev, logEvidence(l))
-				}
-			}
-			if len(ev) == 0 {
+			found, ok := c.signature.Find(k, maxLogEvidence)
+			if !ok {
 				continue
 			}
-			total := len(ev)
-			if len(ev) > maxLogEvidence {
-				ev = ev[len(ev)-maxLogEvidence:]
+			var ev []Evidence
+			for _, l := range found.Lines {
+				ev = append(ev, logEvidence(l))
 			}
 			d := Diagnosis{Node: k.Node, State: "node", Cause: c.ID, Title: c.Title, Likelihood: 70, Evidence: ev,
 				Explanation: c.Explain, Steps: fillNode(c.Steps, k.Node), Sources: c.Sources}
@@ -47,7 +42,7 @@ func diagnoseNodes(s *live.Snapshot) []Diagnosis {
 					}
 				}
 			}
-			d.Summary = fmt.Sprintf("node %s: %s: %d matching log line(s) in the last read, the newest: %s", k.Node, c.Title, total, ev[len(ev)-1].Message)
+			d.Summary = fmt.Sprintf("node %s: %s: %d matching log line(s) in the last read, the newest: %s", k.Node, c.Title, found.Total, ev[len(ev)-1].Message)
 			for _, cmd := range c.Commands {
 				cmd.Line = fillNode([]string{cmd.Line}, k.Node)[0]
 				d.Commands = append(d.Commands, cmd)

@@ -92,18 +92,26 @@ func (r *run) finish() *Result {
 	}
 	res := &Result{Files: r.files, Objects: r.objects, Findings: make([]rule.Finding, 0, len(r.findings)), Unread: r.unread}
 	sort.SliceStable(r.findings, func(i, j int) bool { return r.findings[i].seq < r.findings[j].seq })
-	fileOrder := map[string]int{}
 	for _, sf := range r.findings {
-		f := sf.f
-		if _, ok := fileOrder[f.File]; !ok {
-			fileOrder[f.File] = len(fileOrder)
-		}
-		res.Findings = append(res.Findings, f)
+		res.Findings = append(res.Findings, sf.f)
 	}
-	sort.SliceStable(res.Findings, func(i, j int) bool {
-		a, b := res.Findings[i], res.Findings[j]
+	sortBySource(res.Findings)
+	return res
+}
+
+// sortBySource sorts findings by file, in the order the files are first
+// met in fs, then by line, column and rule.
+func sortBySource(fs []rule.Finding) {
+	order := map[string]int{}
+	for _, f := range fs {
+		if _, ok := order[f.File]; !ok {
+			order[f.File] = len(order)
+		}
+	}
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
 		if a.File != b.File {
-			return fileOrder[a.File] < fileOrder[b.File]
+			return order[a.File] < order[b.File]
 		}
 		if a.Line != b.Line {
 			return a.Line < b.Line
@@ -113,7 +121,6 @@ func (r *run) finish() *Result {
 		}
 		return a.Rule < b.Rule
 	})
-	return res
 }
 
 // String is for debugging.

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"sort"
-
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
@@ -37,25 +35,6 @@ func toSources(fs []rule.Finding, inputs []manifest.Input) {
 		f.Related = append(f.Related, rule.Location{File: f.File, Line: f.Line, Column: f.Column, Message: "rendered"})
 		f.File, f.Line, f.Column = file, line, col
 	}
-	// Rendered order is not source order: sort again as finish does,
-	// files in the order first met, then by position.
-	order := map[string]int{}
-	for _, f := range fs {
-		if _, ok := order[f.File]; !ok {
-			order[f.File] = len(order)
-		}
-	}
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.File != b.File {
-			return order[a.File] < order[b.File]
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return a.Rule < b.Rule
-	})
+	// Rendered order is not source order: sort again as finish does.
+	sortBySource(fs)
 }

@@ -28,29 +28,36 @@ type ref struct {
 // NewOwners indexes the snapshot's controllers.
 func NewOwners(s *Snapshot) *Owners {
 	o := &Owners{byUID: map[types.UID]ref{}}
-	add := func(apiVersion, kind string, m *metav1.ObjectMeta) { o.byUID[m.UID] = ref{apiVersion, kind, m} }
+	s.eachController(func(apiVersion, kind string, m *metav1.ObjectMeta, _ any) { o.byUID[m.UID] = ref{apiVersion, kind, m} })
+	return o
+}
+
+// eachController calls f with each workload controller of the snapshot
+// and its apiVersion and kind, in TopLevel's order: Deployments,
+// StatefulSets, DaemonSets, CronJobs, Jobs, ReplicaSets, then
+// ReplicationControllers.
+func (s *Snapshot) eachController(f func(apiVersion, kind string, m *metav1.ObjectMeta, v any)) {
 	for _, x := range s.Deployments {
-		add("apps/v1", "Deployment", &x.ObjectMeta)
-	}
-	for _, x := range s.ReplicaSets {
-		add("apps/v1", "ReplicaSet", &x.ObjectMeta)
+		f("apps/v1", "Deployment", &x.ObjectMeta, x)
 	}
 	for _, x := range s.StatefulSets {
-		add("apps/v1", "StatefulSet", &x.ObjectMeta)
+		f("apps/v1", "StatefulSet", &x.ObjectMeta, x)
 	}
 	for _, x := range s.DaemonSets {
-		add("apps/v1", "DaemonSet", &x.ObjectMeta)
-	}
-	for _, x := range s.ReplicationControllers {
-		add("v1", "ReplicationController", &x.ObjectMeta)
-	}
-	for _, x := range s.Jobs {
-		add("batch/v1", "Job", &x.ObjectMeta)
+		f("apps/v1", "DaemonSet", &x.ObjectMeta, x)
 	}
 	for _, x := range s.CronJobs {
-		add("batch/v1", "CronJob", &x.ObjectMeta)
+		f("batch/v1", "CronJob", &x.ObjectMeta, x)
 	}
-	return o
+	for _, x := range s.Jobs {
+		f("batch/v1", "Job", &x.ObjectMeta, x)
+	}
+	for _, x := range s.ReplicaSets {
+		f("apps/v1", "ReplicaSet", &x.ObjectMeta, x)
+	}
+	for _, x := range s.ReplicationControllers {
+		f("v1", "ReplicationController", &x.ObjectMeta, x)
+	}
 }
 
 // controller returns the object's controlling owner in the snapshot.
@@ -104,27 +111,7 @@ func TopLevel(s *Snapshot, o *Owners) ([]*manifest.Object, error) {
 		}
 		out = append(out, obj)
 	}
-	for _, x := range s.Deployments {
-		add("apps/v1", "Deployment", &x.ObjectMeta, x)
-	}
-	for _, x := range s.StatefulSets {
-		add("apps/v1", "StatefulSet", &x.ObjectMeta, x)
-	}
-	for _, x := range s.DaemonSets {
-		add("apps/v1", "DaemonSet", &x.ObjectMeta, x)
-	}
-	for _, x := range s.CronJobs {
-		add("batch/v1", "CronJob", &x.ObjectMeta, x)
-	}
-	for _, x := range s.Jobs {
-		add("batch/v1", "Job", &x.ObjectMeta, x)
-	}
-	for _, x := range s.ReplicaSets {
-		add("apps/v1", "ReplicaSet", &x.ObjectMeta, x)
-	}
-	for _, x := range s.ReplicationControllers {
-		add("v1", "ReplicationController", &x.ObjectMeta, x)
-	}
+	s.eachController(add)
 	for _, x := range s.Pods {
 		add("v1", "Pod", &x.ObjectMeta, x)
 	}

@@ -41,7 +41,7 @@ func didYouMean(name string, fields map[string]fieldPlan) string {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if d := distance(strings.ToLower(name), strings.ToLower(k)); d < bestD {
+		if d := EditDistance(strings.ToLower(name), strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -51,14 +51,15 @@ func didYouMean(name string, fields map[string]fieldPlan) string {
 	return fmt.Sprintf("did you mean %q?", best)
 }
 
-// distance is the Levenshtein distance.
-func distance(a, b string) int {
+// EditDistance is the Levenshtein distance of a and b, by bytes: what a
+// "did you mean" suggestion ranks known names by.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
 		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
@@ -67,7 +68,7 @@ func distance(a, b string) int {
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 		}
-		prev = cur
+		prev, cur = cur, prev
 	}
 	return prev[len(b)]
 }

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,11 +28,7 @@ const IgnoredAnnotationMsg = "annotation %s: %s is not read by the kubelet or co
 // IgnoredWindowsAnnotationKeys are the annotations windows-ignored-annotation
 // reports, sorted (the exported policies read them).
 func IgnoredWindowsAnnotationKeys() []string {
-	keys := make([]string, 0, len(ignoredWindowsAnnotations))
-	for k := range ignoredWindowsAnnotations {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(ignoredWindowsAnnotations))
 	return keys
 }
 

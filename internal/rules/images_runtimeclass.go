@@ -27,14 +27,23 @@ var HyperVRuntimeClass = &rule.Rule{
 			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/hyperv-container (runhcs-wcow-hypervisor; Hyper-V runs older images)",
 		},
 	},
-	Object: func(p *rule.Pass) {
-		rc, ok := p.Object.Typed.(*nodev1.RuntimeClass)
-		if !ok || !p.Model.HyperVHandler(rc.Handler) {
+	Object: onRuntimeClass(func(p *rule.Pass, rc *nodev1.RuntimeClass) {
+		if !p.Model.HyperVHandler(rc.Handler) {
 			return
 		}
 		p.Report(rule.Finding{Path: "handler",
 			Message: fmt.Sprintf("handler %q selects Hyper-V isolation, which containerd implements but upstream Kubernetes does not support; pods of RuntimeClass %q can run images of older Windows builds on newer hosts", rc.Handler, rc.Name)})
-	},
+	}),
+}
+
+// onRuntimeClass is the Object run of a rule over RuntimeClass objects
+// (its Kinds).
+func onRuntimeClass(check func(p *rule.Pass, rc *nodev1.RuntimeClass)) func(*rule.Pass) {
+	return func(p *rule.Pass) {
+		if rc, ok := p.Object.Typed.(*nodev1.RuntimeClass); ok {
+			check(p, rc)
+		}
+	}
 }
 
 // RuntimeClassIsolationMismatch: the name promises one isolation, the
@@ -53,11 +62,7 @@ var RuntimeClassIsolationMismatch = &rule.Rule{
 			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/hyperv-container (runhcs-wcow-hypervisor selects Hyper-V isolation; process isolation is the default)",
 		},
 	},
-	Object: func(p *rule.Pass) {
-		rc, ok := p.Object.Typed.(*nodev1.RuntimeClass)
-		if !ok {
-			return
-		}
+	Object: onRuntimeClass(func(p *rule.Pass, rc *nodev1.RuntimeClass) {
 		named, handled := nameIsolation(rc.Name), handlerIsolation(p, rc.Handler)
 		if named == "" || handled == "" || named == handled {
 			return
@@ -65,7 +70,7 @@ var RuntimeClassIsolationMismatch = &rule.Rule{
 		p.Report(rule.Finding{Path: "handler",
 			Message: fmt.Sprintf("RuntimeClass %q is named for %s isolation but handler %q selects %s isolation", rc.Name, named, rc.Handler, handled),
 			Hint:    "rename the RuntimeClass or change its handler"})
-	},
+	}),
 }
 
 const (
@@ -118,9 +123,8 @@ var RuntimeClassBuildUnsupported = &rule.Rule{
 			"https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (Kubernetes support by Windows Server version)",
 		},
 	},
-	Object: func(p *rule.Pass) {
-		rc, ok := p.Object.Typed.(*nodev1.RuntimeClass)
-		if !ok || rc.Scheduling == nil {
+	Object: onRuntimeClass(func(p *rule.Pass, rc *nodev1.RuntimeClass) {
+		if rc.Scheduling == nil {
 			return
 		}
 		sel := field.NewPath("scheduling", "nodeSelector")
@@ -138,5 +142,5 @@ var RuntimeClassBuildUnsupported = &rule.Rule{
 					Message: fmt.Sprintf("%s %s pins %s, %s: no pod of RuntimeClass %q can schedule on a supported node", key, v, b.Name, unsupportedText(p, b), rc.Name)})
 			}
 		}
-	},
+	}),
 }

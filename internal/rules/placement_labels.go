@@ -29,21 +29,29 @@ var LegacyNodeLabel = &rule.Rule{
 		},
 	},
 	Workload: func(p *rule.Pass) {
-		sel := p.Workload.SpecPath.Child("nodeSelector")
-		for k, v := range p.Workload.Spec.NodeSelector {
-			legacyLabel(p, sel.Key(k), k, []string{v})
-		}
-		a := p.Workload.Spec.Affinity
-		if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-			return
-		}
-		terms := p.Workload.SpecPath.Child("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
-		for i, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
-			for j, e := range t.MatchExpressions {
-				legacyLabel(p, terms.Index(i).Child("matchExpressions").Index(j).Child("key"), e.Key, e.Values)
-			}
-		}
+		eachSelectorKey(p, func(path *field.Path, key string, values []string) { legacyLabel(p, path, key, values) })
 	},
+}
+
+// eachSelectorKey calls fn with each node label key the workload selects
+// by: its nodeSelector's keys (with their value) and the keys of its
+// required node affinity's match expressions (with theirs), each at its
+// field path.
+func eachSelectorKey(p *rule.Pass, fn func(path *field.Path, key string, values []string)) {
+	sel := p.Workload.SpecPath.Child("nodeSelector")
+	for k, v := range p.Workload.Spec.NodeSelector {
+		fn(sel.Key(k), k, []string{v})
+	}
+	a := p.Workload.Spec.Affinity
+	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		return
+	}
+	terms := p.Workload.SpecPath.Child("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+	for i, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+		for j, e := range t.MatchExpressions {
+			fn(terms.Index(i).Child("matchExpressions").Index(j).Child("key"), e.Key, e.Values)
+		}
+	}
 }
 
 // platformLabels are build labels a managed platform sets on every Windows

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
 )
@@ -41,20 +42,7 @@ var OSLabelTypo = &rule.Rule{
 		},
 	},
 	Workload: func(p *rule.Pass) {
-		sel := p.Workload.SpecPath.Child("nodeSelector")
-		for k := range p.Workload.Spec.NodeSelector {
-			osLabelTypo(p, sel.Key(k), k)
-		}
-		a := p.Workload.Spec.Affinity
-		if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-			return
-		}
-		terms := p.Workload.SpecPath.Child("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
-		for i, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
-			for j, e := range t.MatchExpressions {
-				osLabelTypo(p, terms.Index(i).Child("matchExpressions").Index(j).Child("key"), e.Key)
-			}
-		}
+		eachSelectorKey(p, func(path *field.Path, key string, _ []string) { osLabelTypo(p, path, key) })
 	},
 }
 
@@ -80,7 +68,7 @@ func osLabelTypo(p *rule.Pass, path *field.Path, key string) {
 func likelyOSKey(key string) string {
 	best, dist := "", 3
 	for _, k := range osLabelKeys {
-		if d := editDistance(strings.ToLower(key), k); d < dist {
+		if d := manifest.EditDistance(strings.ToLower(key), k); d < dist {
 			best, dist = k, d
 		}
 	}
@@ -94,25 +82,4 @@ func likelyOSKey(key string) string {
 		return winsupport.LabelAKSOSSKU
 	}
 	return cluster.LabelOS
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

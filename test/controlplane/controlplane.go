@@ -283,7 +283,7 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 	}
 
 	cp.KubeconfigPath = filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(cp.KubeconfigPath, []byte(kubeconfig(apiURL, caPEM, token)), 0o600); err != nil {
+	if err := os.WriteFile(cp.KubeconfigPath, []byte(kubeconfig(apiURL, caPEM, "admin", token, "")), 0o600); err != nil {
 		return nil, err
 	}
 	client, err := kubernetes.NewForConfig(cfg)

@@ -89,18 +89,24 @@ func writePKI(dir string) ([]byte, error) {
 	return caPEM, nil
 }
 
-func kubeconfig(server string, caPEM []byte, token string) string {
+// kubeconfig is a kubeconfig for user with a bearer token; its context's
+// namespace is namespace, unset when "".
+func kubeconfig(server string, caPEM []byte, user, token, namespace string) string {
+	ns := ""
+	if namespace != "" {
+		ns = fmt.Sprintf(`, "namespace": %q`, namespace)
+	}
 	// JSON is valid YAML and needs no YAML library; certificate-authority-data
 	// is base64, which encoding/json produces for []byte.
 	return fmt.Sprintf(`{
   "apiVersion": "v1",
   "kind": "Config",
   "clusters": [{"name": "winkube", "cluster": {"server": %q, "certificate-authority-data": %q}}],
-  "users": [{"name": "admin", "user": {"token": %q}}],
-  "contexts": [{"name": "winkube", "context": {"cluster": "winkube", "user": "admin"}}],
+  "users": [{"name": %q, "user": {"token": %q}}],
+  "contexts": [{"name": "winkube", "context": {"cluster": "winkube", "user": %q%s}}],
   "current-context": "winkube"
 }
-`, server, base64.StdEncoding.EncodeToString(caPEM), token)
+`, server, base64.StdEncoding.EncodeToString(caPEM), user, token, user, ns)
 }
 
 // tail returns the last n lines of a file.

@@ -3,46 +3,13 @@ package fetch
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/winkube/winkube/internal/live/fetch/apiservertest"
 )
-
-// hostileServer is an API server on 127.0.0.1 that answers /version and
-// answers every list with list(w, r).
-func hostileServer(t *testing.T, list http.HandlerFunc) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/version" {
-			fmt.Fprint(w, `{"major":"1","minor":"36","gitVersion":"v1.36.3"}`)
-			return
-		}
-		list(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	kc := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: %q}}]
-users: [{name: u, user: {token: t}}]
-contexts: [{name: c, context: {cluster: c, user: u}}]
-current-context: c
-`, srv.URL)
-	if err := os.WriteFile(kc, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return kc
-}
-
-// emptyList is a list of any kind with the continue token given.
-func emptyList(w http.ResponseWriter, r *http.Request, cont string) {
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"metadata":{"continue":%q},"items":[]}`, cont)
-}
 
 // TestHostileAPIServers: every way a server can keep a read from ending
 // ends it, with an error naming the kind; a server that refuses every
@@ -57,27 +24,14 @@ func TestHostileAPIServers(t *testing.T) {
 		list http.HandlerFunc
 		want string
 	}{
-		{"repeated continue token", func(w http.ResponseWriter, r *http.Request) { emptyList(w, r, "same") }, "sent the same continue token again"},
+		{"repeated continue token", func(w http.ResponseWriter, r *http.Request) { apiservertest.List(w, "same") }, "sent the same continue token again"},
 		{"token cycle", func(w http.ResponseWriter, r *http.Request) {
-			emptyList(w, r, []string{"a", "b"}[n.Add(1)%2])
+			apiservertest.List(w, []string{"a", "b"}[n.Add(1)%2])
 		}, "sent the same continue token again"},
 		{"endless pages", func(w http.ResponseWriter, r *http.Request) {
-			emptyList(w, r, fmt.Sprintf("t%d", n.Add(1)))
+			apiservertest.List(w, fmt.Sprintf("t%d", n.Add(1)))
 		}, "more than 40 pages"},
-		{"endless body", func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != "/api/v1/nodes" { // one endless stream is enough
-				emptyList(w, r, "")
-				return
-			}
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, `{"items":[`)
-			item := []byte(strings.Repeat(`{"metadata":{"name":"x"}},`, 4096))
-			for r.Context().Err() == nil {
-				if _, err := w.Write(item); err != nil {
-					return
-				}
-			}
-		}, "larger than 128 MiB"},
+		{"endless body", apiservertest.EndlessNodes, "larger than 128 MiB"},
 		{"hung", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }, "Client.Timeout"},
 		{"slow body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
@@ -91,7 +45,7 @@ func TestHostileAPIServers(t *testing.T) {
 		}, "Client.Timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			kc := hostileServer(t, tc.list)
+			kc := apiservertest.Serve(t, tc.list)
 			start := time.Now()
 			timeout := time.Second
 			if tc.name == "endless body" {
@@ -107,7 +61,7 @@ func TestHostileAPIServers(t *testing.T) {
 		})
 	}
 	t.Run("every list forbidden", func(t *testing.T) {
-		kc := hostileServer(t, func(w http.ResponseWriter, r *http.Request) {
+		kc := apiservertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusForbidden)
 			fmt.Fprint(w, `{"apiVersion":"v1","kind":"Status","status":"Failure","reason":"Forbidden","code":403,"message":"forbidden"}`)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/winkube/winkube/internal/plan"
+	"github.com/winkube/winkube/internal/report"
 )
 
 // WriteHTML writes the plan as one self-contained page (inline CSS and
@@ -42,14 +43,7 @@ func newBar(req, alloc int64) bar {
 		return bar{Percent: "0", Width: "0%", Level: "ok"}
 	}
 	p := float64(req) * 100 / float64(alloc)
-	level := "ok"
-	switch {
-	case p >= 90:
-		level = "full"
-	case p >= 70:
-		level = "warn"
-	}
-	return bar{Percent: strconv.FormatFloat(p, 'f', 1, 64), Width: strconv.FormatFloat(min(p, 100), 'f', 1, 64) + "%", Level: level}
+	return bar{Percent: strconv.FormatFloat(p, 'f', 1, 64), Width: strconv.FormatFloat(min(p, 100), 'f', 1, 64) + "%", Level: report.UsageLevel(p)}
 }
 
 func newPage(r *plan.Report) page {

@@ -2,12 +2,14 @@ package simreport
 
 import (
 	"fmt"
-	"github.com/winkube/winkube/internal/simulate"
 	"html/template"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/simulate"
 )
 
 // WriteHTML writes the report as one self-contained HTML page: inline CSS
@@ -107,18 +109,10 @@ func newHTMLReport(r *simulate.Result) *htmlReport {
 	return rep
 }
 
-// bar sizes used against total; a bar is ok below 70%, warn below 90%,
-// full from there.
+// bar sizes used against total, coloured by report.UsageLevel.
 func bar(name string, used, total int64, detail string) htmlBar {
 	p := percent(used, total)
-	level := "ok"
-	switch {
-	case p >= 90:
-		level = "full"
-	case p >= 70:
-		level = "warn"
-	}
-	return htmlBar{Name: name, Detail: detail, Level: level, Percent: pct(p), Width: pct(math.Min(p, 100)) + "%"}
+	return htmlBar{Name: name, Detail: detail, Level: report.UsageLevel(p), Percent: pct(p), Width: pct(math.Min(p, 100)) + "%"}
 }
 
 func percent(used, total int64) float64 {

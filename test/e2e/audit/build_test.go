@@ -3,7 +3,8 @@ package audit
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -30,11 +31,7 @@ func build(ctx context.Context, cp *controlplane.ControlPlane) error {
 		return err
 	}
 	all := cases()
-	names := make([]string, 0, len(all))
-	for n := range all {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(all))
 	for _, n := range names {
 		c := all[n]
 		if _, err := createPod(ctx, cp, c.pod, c.status, c.events); err != nil {

@@ -1,22 +1,16 @@
 package audit
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
-	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"sigs.k8s.io/yaml"
 )
 
 const auditNS = "winkube-audit"
@@ -25,45 +19,7 @@ const auditNS = "winkube-audit"
 // apply would.
 func applyRBAC(t *testing.T, ctx context.Context) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "deploy", "audit-rbac.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := cp.Client
-	for i, doc := range bytes.Split(data, []byte("\n---\n")) {
-		var meta metav1.TypeMeta
-		if err := yaml.Unmarshal(doc, &meta); err != nil {
-			t.Fatalf("document %d: %v", i, err)
-		}
-		switch meta.Kind {
-		case "Namespace":
-			var o corev1.Namespace
-			decode(t, doc, &o)
-			_, err = c.CoreV1().Namespaces().Create(ctx, &o, metav1.CreateOptions{})
-		case "ServiceAccount":
-			var o corev1.ServiceAccount
-			decode(t, doc, &o)
-			_, err = c.CoreV1().ServiceAccounts(o.Namespace).Create(ctx, &o, metav1.CreateOptions{})
-		case "ClusterRole":
-			var o rbacv1.ClusterRole
-			decode(t, doc, &o)
-			_, err = c.RbacV1().ClusterRoles().Create(ctx, &o, metav1.CreateOptions{})
-		case "ClusterRoleBinding":
-			var o rbacv1.ClusterRoleBinding
-			decode(t, doc, &o)
-			_, err = c.RbacV1().ClusterRoleBindings().Create(ctx, &o, metav1.CreateOptions{})
-		default:
-			t.Fatalf("document %d: unexpected kind %q in audit-rbac.yaml", i, meta.Kind)
-		}
-		if err != nil && !apierrors.IsAlreadyExists(err) {
-			t.Fatalf("creating %s: %v", meta.Kind, err)
-		}
-	}
-}
-
-func decode(t *testing.T, doc []byte, v any) {
-	t.Helper()
-	if err := yaml.UnmarshalStrict(doc, v); err != nil {
+	if err := cp.Apply(ctx, filepath.Join("..", "..", "..", "deploy", "audit-rbac.yaml")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -72,18 +28,9 @@ func decode(t *testing.T, doc []byte, v any) {
 // authenticate as the ServiceAccount, with a token from TokenRequest.
 func tokenConfig(t *testing.T, ctx context.Context, ns, sa string) (*rest.Config, string) {
 	t.Helper()
-	tr, err := cp.Client.CoreV1().ServiceAccounts(ns).CreateToken(ctx, sa, &authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{}}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("token for %s/%s: %v", ns, sa, err)
-	}
-	cfg := &rest.Config{Host: cp.Config.Host, BearerToken: tr.Status.Token, TLSClientConfig: rest.TLSClientConfig{CAData: cp.Config.CAData}}
-	kc := fmt.Sprintf(`{"apiVersion": "v1", "kind": "Config",
-  "clusters": [{"name": "c", "cluster": {"server": %q, "certificate-authority-data": %q}}],
-  "users": [{"name": "%s", "user": {"token": %q}}],
-  "contexts": [{"name": "c", "context": {"cluster": "c", "user": "%s", "namespace": %q}}],
-  "current-context": "c"}`, cp.Config.Host, base64.StdEncoding.EncodeToString(cp.Config.CAData), sa, tr.Status.Token, sa, ns)
 	path := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(path, []byte(kc), 0o600); err != nil {
+	cfg, err := cp.ServiceAccountKubeconfig(ctx, ns, sa, path)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return cfg, path

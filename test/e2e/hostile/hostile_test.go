@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/winkube/winkube/internal/live/fetch/apiservertest"
 )
 
 // Budgets per run. The time is generous for a loaded 2-core machine; each
@@ -97,30 +99,6 @@ func (r run) expect(t *testing.T, code int, want string) {
 	}
 }
 
-// apiServer serves /version and hands every other request to list.
-func apiServer(t *testing.T, list http.HandlerFunc) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/version" {
-			fmt.Fprint(w, `{"major":"1","minor":"36","gitVersion":"v1.36.3"}`)
-			return
-		}
-		list(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	kc := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := fmt.Sprintf("apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: %q}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u, namespace: default}}]\ncurrent-context: c\n", srv.URL)
-	if err := os.WriteFile(kc, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return kc
-}
-
-func list(w http.ResponseWriter, cont string) {
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"metadata":{"continue":%q},"items":[]}`, cont)
-}
-
 // TestLiveCommands: audit and doctor against API servers that hang, send
 // slowly, page forever, repeat a token, send without end, refuse every
 // list, or write escape sequences into what they return.
@@ -146,22 +124,9 @@ func TestLiveCommands(t *testing.T) {
 				w.(http.Flusher).Flush()
 			}
 		}, 2, "Client.Timeout"},
-		{"repeated continue token", func(w http.ResponseWriter, r *http.Request) { list(w, "again") }, 2, "same continue token again"},
-		{"token cycle", func(w http.ResponseWriter, r *http.Request) { list(w, fmt.Sprint(n.Add(1)%3)) }, 2, "same continue token again"},
-		{"endless body", func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != "/api/v1/nodes" {
-				list(w, "")
-				return
-			}
-			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, `{"items":[`)
-			item := []byte(strings.Repeat(`{"metadata":{"name":"x"}},`, 4096))
-			for r.Context().Err() == nil {
-				if _, err := w.Write(item); err != nil {
-					return
-				}
-			}
-		}, 2, "larger than 128 MiB"},
+		{"repeated continue token", func(w http.ResponseWriter, r *http.Request) { apiservertest.List(w, "again") }, 2, "same continue token again"},
+		{"token cycle", func(w http.ResponseWriter, r *http.Request) { apiservertest.List(w, fmt.Sprint(n.Add(1)%3)) }, 2, "same continue token again"},
+		{"endless body", apiservertest.EndlessNodes, 2, "larger than 128 MiB"},
 		{"every list forbidden", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusForbidden)
@@ -175,7 +140,7 @@ func TestLiveCommands(t *testing.T) {
 	for _, s := range servers {
 		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
-			kc := apiServer(t, s.h)
+			kc := apiservertest.Serve(t, s.h)
 			// The endless body must meet the 128 MiB cap, not the request
 			// timeout, however loaded the machine: it gets a long timeout.
 			timeout := "2s"

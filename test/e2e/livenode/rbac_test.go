@@ -1,19 +1,12 @@
 package livenode
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
-	"fmt"
-	"os"
 	"path/filepath"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 )
 
 const auditNS = "winkube-audit"
@@ -28,7 +21,7 @@ const auditNS = "winkube-audit"
 //     (system:kubelet-api-admin), which the fake kubelets authorize.
 func applyRBAC(ctx context.Context) error {
 	for _, f := range []string{"audit-rbac.yaml", "audit-node-proxy-rbac.yaml"} {
-		if err := apply(ctx, filepath.Join("..", "..", "..", "deploy", f)); err != nil {
+		if err := cp.Apply(ctx, filepath.Join("..", "..", "..", "deploy", f)); err != nil {
 			return err
 		}
 	}
@@ -61,60 +54,10 @@ func applyRBAC(ctx context.Context) error {
 	return nil
 }
 
-func apply(ctx context.Context, path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	c := cp.Client
-	for i, doc := range bytes.Split(data, []byte("\n---\n")) {
-		var meta metav1.TypeMeta
-		if err := yaml.Unmarshal(doc, &meta); err != nil {
-			return fmt.Errorf("%s document %d: %w", path, i, err)
-		}
-		switch meta.Kind {
-		case "Namespace":
-			var o corev1.Namespace
-			if err = yaml.UnmarshalStrict(doc, &o); err == nil {
-				_, err = c.CoreV1().Namespaces().Create(ctx, &o, metav1.CreateOptions{})
-			}
-		case "ServiceAccount":
-			var o corev1.ServiceAccount
-			if err = yaml.UnmarshalStrict(doc, &o); err == nil {
-				_, err = c.CoreV1().ServiceAccounts(o.Namespace).Create(ctx, &o, metav1.CreateOptions{})
-			}
-		case "ClusterRole":
-			var o rbacv1.ClusterRole
-			if err = yaml.UnmarshalStrict(doc, &o); err == nil {
-				_, err = c.RbacV1().ClusterRoles().Create(ctx, &o, metav1.CreateOptions{})
-			}
-		case "ClusterRoleBinding":
-			var o rbacv1.ClusterRoleBinding
-			if err = yaml.UnmarshalStrict(doc, &o); err == nil {
-				_, err = c.RbacV1().ClusterRoleBindings().Create(ctx, &o, metav1.CreateOptions{})
-			}
-		default:
-			return fmt.Errorf("%s document %d: unexpected kind %q", path, i, meta.Kind)
-		}
-		if err != nil && !apierrors.IsAlreadyExists(err) {
-			return fmt.Errorf("%s: creating %s: %w", path, meta.Kind, err)
-		}
-	}
-	return nil
-}
-
 // kubeconfigFor writes a kubeconfig that authenticates as the
 // ServiceAccount with a TokenRequest token.
 func kubeconfigFor(ctx context.Context, dir, sa string) (string, error) {
-	tr, err := cp.Client.CoreV1().ServiceAccounts(auditNS).CreateToken(ctx, sa, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
-	if err != nil {
-		return "", fmt.Errorf("token for %s: %w", sa, err)
-	}
-	kc := fmt.Sprintf(`{"apiVersion": "v1", "kind": "Config",
-  "clusters": [{"name": "c", "cluster": {"server": %q, "certificate-authority-data": %q}}],
-  "users": [{"name": "u", "user": {"token": %q}}],
-  "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
-  "current-context": "c"}`, cp.Config.Host, base64.StdEncoding.EncodeToString(cp.Config.CAData), tr.Status.Token)
 	path := filepath.Join(dir, sa+".kubeconfig")
-	return path, os.WriteFile(path, []byte(kc), 0o600)
+	_, err := cp.ServiceAccountKubeconfig(ctx, auditNS, sa, path)
+	return path, err
 }

@@ -2,7 +2,6 @@ package plan_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -76,14 +75,11 @@ func TestDrainOrderAgainstEvictionAPI(t *testing.T) {
 	for _, o := range objs {
 		switch o.Kind {
 		case "PodDisruptionBudget":
-			var pdb policyv1.PodDisruptionBudget
-			if err := json.Unmarshal(o.Root.AppendJSON(nil), &pdb); err != nil {
+			pdb, err := createPDB(ctx, cp, o)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := cp.Client.PolicyV1().PodDisruptionBudgets("shop").Create(ctx, &pdb, metav1.CreateOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			w.pdbs = append(w.pdbs, &pdb)
+			w.pdbs = append(w.pdbs, pdb)
 		case "Deployment":
 			w.startReplicaSet(o, rep.Before)
 		}

@@ -10,8 +10,6 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/plan"
 	"github.com/winkube/winkube/internal/report/planreport"
 	"github.com/winkube/winkube/internal/rules"
@@ -19,26 +17,6 @@ import (
 	"github.com/winkube/winkube/test/chromium"
 	"github.com/winkube/winkube/test/htmldom"
 )
-
-// testdata is the plan package's fixture: a Linux pool and a Windows
-// Server 2022 pool, and workloads pinned to 2022 with budgets.
-const testdata = "../../../internal/plan/testdata/"
-
-// loadFixture reads the plan fixture's current cluster and workloads
-// (internal/plan/testdata), failing the test on any error.
-func loadFixture(t *testing.T) (*cluster.Cluster, []*manifest.Object) {
-	t.Helper()
-	cur, err := cluster.Load(testdata + "cluster.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ins, errs := manifest.Inputs([]string{testdata + "workloads.yaml"}, nil)
-	objs, lerrs := manifest.ReadAll(ins)
-	if len(errs)+len(lerrs) > 0 {
-		t.Fatal(errs, lerrs)
-	}
-	return cur, objs
-}
 
 const hostile = `<script>alert("x")</script>`
 

@@ -5,14 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	nodev1 "k8s.io/api/node/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,10 +51,7 @@ func TestLiveAgreesWithFiles(t *testing.T) {
 			_, err = cp.Client.NodeV1().RuntimeClasses().Create(ctx, x, metav1.CreateOptions{})
 		default:
 			if o.Kind == "PodDisruptionBudget" {
-				var pdb policyv1.PodDisruptionBudget
-				if err = json.Unmarshal(o.Root.AppendJSON(nil), &pdb); err == nil {
-					_, err = cp.Client.PolicyV1().PodDisruptionBudgets("shop").Create(ctx, &pdb, metav1.CreateOptions{})
-				}
+				_, err = createPDB(ctx, cp, o)
 			}
 		}
 		if err != nil {
@@ -106,11 +103,7 @@ func stepSummary(r planJSONReport) []string {
 		for _, e := range s.Evictions {
 			n[e.Workload+" "+e.Budget]++
 		}
-		keys := make([]string, 0, len(n))
-		for k := range n {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(n))
 		for _, k := range keys {
 			line += fmt.Sprintf("; %s x%d", k, n[k])
 		}
