@@ -256,7 +256,7 @@ func readNodeConfig(paths []string, unparsed func(error) error) ([]*nodeconfig.F
 	}
 	var out []*nodeconfig.File
 	for _, p := range files {
-		data, err := os.ReadFile(p)
+		data, err := nodeconfig.ReadFile(p)
 		if err != nil {
 			return out, usagef("--node-config: %v", err)
 		}
