@@ -10,6 +10,10 @@
 //
 //	go run ./cmd/winkube policy export --cluster reference > /tmp/vap.yaml
 //	cd hack/controlplane && go test ./policycost -bench . -args -policies /tmp/vap.yaml
+//
+// BenchmarkValidate reports CPU time and allocations per admission;
+// BenchmarkCost prints, per policy, what each variable, match condition,
+// validation and message expression takes (cost_test.go).
 package policycost
 
 import (
