@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,19 +37,61 @@ var matchConditions = []admissionregistrationv1.MatchCondition{
 	{Name: "not-being-deleted", Expression: `!has(object.metadata.deletionTimestamp)`},
 }
 
-// validatingConditions are matchConditions plus the skip of workloads no
-// exported rule can fire on (mayFireCondition), over the params.
+// validatingConditions are matchConditions and the skip of workloads no
+// exported rule can fire on (mayFireCondition, over the params), as one
+// condition: the API server evaluates each match condition as a program
+// of its own, and a conjunction decides as the list does (a false
+// condition skips the policy whatever the others' errors,
+// k8s.io/apiserver v0.36.3 pkg/admission/plugin/webhook/matchconditions/
+// matcher.go Match; CEL's && is false when either side is, an error on
+// the other side included).
 func validatingConditions() []admissionregistrationv1.MatchCondition {
-	return append(append([]admissionregistrationv1.MatchCondition(nil), matchConditions...),
-		admissionregistrationv1.MatchCondition{Name: "a-rule-may-fire", Expression: mayFireCondition(`(params.data.hybrid != 'true' && params.data.windowsPools == '')`)})
+	var all []string
+	for _, c := range matchConditions {
+		all = append(all, "("+c.Expression+")")
+	}
+	all = append(all, mayFireCondition(`(params.data.hybrid != 'true' && params.data.windowsPools == '')`))
+	return []admissionregistrationv1.MatchCondition{{Name: "a-rule-may-fire", Expression: strings.Join(all, " && ")}}
 }
 
 var paramKind = &admissionregistrationv1.ParamKind{APIVersion: "v1", Kind: "ConfigMap"}
 
 func celVariables() []admissionregistrationv1.Variable {
 	var out []admissionregistrationv1.Variable
-	for _, v := range workloadVariables() {
+	for _, v := range renderedVariables(workloadVariables()) {
 		out = append(out, admissionregistrationv1.Variable{Name: v.name, Expression: v.expr})
+	}
+	return out
+}
+
+// readVariables are the variables the validations read, directly or
+// through other variables, in their order. The API server builds every
+// variable of a policy into each evaluation's composition context
+// (k8s.io/apiserver v0.36.3 pkg/admission/plugin/cel/composition.go
+// Variables: one map entry and accessor per variable, four evaluations
+// per policy), read or not.
+func readVariables(all []admissionregistrationv1.Variable, vs []admissionregistrationv1.Validation) []admissionregistrationv1.Variable {
+	read := map[string]bool{}
+	mark := func(expr string) {
+		for _, m := range variableRef.FindAllStringSubmatch(expr, -1) {
+			read[m[1]] = true
+		}
+	}
+	for _, v := range vs {
+		mark(v.Expression)
+		mark(v.MessageExpression)
+	}
+	// A variable reads only earlier ones: walk back once.
+	for i := len(all) - 1; i >= 0; i-- {
+		if read[all[i].Name] {
+			mark(all[i].Expression)
+		}
+	}
+	var out []admissionregistrationv1.Variable
+	for _, v := range all {
+		if read[v.Name] {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -58,12 +101,16 @@ func celVariables() []admissionregistrationv1.Variable {
 // its validation failed or not (k8s.io/apiserver v0.36.3
 // pkg/admission/plugin/policy/validating/validator.go Validate), so the
 // message builds its detail only when the check fires: the condition is
-// cheaper than most details, and most requests fire nothing.
+// cheaper than most details, and most requests fire nothing. For the same
+// reason the ignore annotations are read only when the check fires (||
+// is commutative in CEL, errors included: true || error is true). Inlined
+// variables are rendered in place (cost.go).
 func validation(r *rule.Rule, c check) admissionregistrationv1.Validation {
 	id := celString(r.ID)
+	expr := renderInlined(c.expr)
 	return admissionregistrationv1.Validation{
-		Expression:        fmt.Sprintf(`%s in variables.ignored || 'all' in variables.ignored || !(%s)`, id, c.expr),
-		MessageExpression: fmt.Sprintf(`!(%s) ? '' : '%s: ' + %s`, c.expr, r.ID, c.detail),
+		Expression:        fmt.Sprintf(`!(%s) || %s in variables.ignored || 'all' in variables.ignored`, expr, id),
+		MessageExpression: fmt.Sprintf(`!(%s) ? '' : '%s: ' + %s`, expr, r.ID, renderInlined(c.detail)),
 		Message:           r.ID + ": " + r.Title,
 		Reason:            ptr.To(metav1.StatusReasonForbidden),
 	}
@@ -93,7 +140,7 @@ func validatingPolicies(o *Options, chosen []*rule.Rule, checks map[*rule.Rule][
 				ParamKind:        paramKind,
 				MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: workloadRules},
 				MatchConditions:  validatingConditions(),
-				Variables:        celVariables(),
+				Variables:        readVariables(celVariables(), vs),
 				Validations:      vs,
 				FailurePolicy:    ptr.To(admissionregistrationv1.Fail),
 			},

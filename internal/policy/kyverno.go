@@ -50,7 +50,7 @@ func kyvernoPolicies(o *Options, chosen []*rule.Rule, checks map[*rule.Rule][]ch
 			for _, c := range checks[r] {
 				if checkSeverity(r, c) == s {
 					v := validation(r, c)
-					exprs = append(exprs, map[string]any{"expression": kyvernoExpr(v.Expression), "messageExpression": v.MessageExpression, "message": v.Message})
+					exprs = append(exprs, map[string]any{"expression": kyvernoExpr(v.Expression), "messageExpression": kyvernoExpr(v.MessageExpression), "message": v.Message})
 				}
 			}
 		}
