@@ -90,9 +90,11 @@ func qualified(t string) string {
 // global unicast address outside netip's private ranges, or a name with
 // a dot, of valid labels, whose last label is no number and that is no
 // cluster, .local, .svc or .internal name.
+// ('$' + '(' keeps the two apart: Kyverno would read "$(" in a
+// ClusterPolicy as a variable reference.)
 func icmpOutside(t string) string {
 	private := celList([]string{"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"})
-	name := `[` + t + `.lowerAscii()].map(x, x.endsWith('.') ? x.substring(0, size(x) - 1) : x).all(x, x.contains('.') && !x.startsWith('$') && !x.contains('$(') && ` +
+	name := `[` + t + `.lowerAscii()].map(x, x.endsWith('.') ? x.substring(0, size(x) - 1) : x).all(x, x.contains('.') && !x.startsWith('$') && !x.contains('$' + '(') && ` +
 		`x.matches(` + celString(`^`+dnsLabelRE+`(\.`+dnsLabelRE+`)*$`) + `) && !x.matches('\\.[0-9]+$') && !x.endsWith('.' + variables.domain) && ` +
 		`!x.endsWith('.local') && !x.endsWith('.svc') && !x.endsWith('.internal'))`
 	return `(isIP(` + t + `) ? (ip(` + t + `).isGlobalUnicast() && !` + private + `.exists(c, cidr(c).containsIP(ip(` + t + `)))) : ` + name + `)`

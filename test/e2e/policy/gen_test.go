@@ -317,9 +317,14 @@ var (
 )
 
 // genNetwork adds, at random, those strings to the pod spec's first
-// container: as command, args, env values, exec probes and hooks.
+// container: as command, args, env values, exec probes and hooks; most
+// HostProcess pods get some (two of the rules read only those).
 func genNetwork(r *rand.Rand, s *corev1.PodSpec) {
-	if r.Float64() >= 0.35 {
+	p := 0.35
+	if s.SecurityContext != nil && s.SecurityContext.WindowsOptions != nil && s.SecurityContext.WindowsOptions.HostProcess != nil {
+		p = 0.9
+	}
+	if r.Float64() >= p {
 		return
 	}
 	c := &s.Containers[0]
