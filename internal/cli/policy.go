@@ -214,6 +214,9 @@ func (o *policyExportOptions) runCheck(ctx context.Context) error {
 	for _, d := range drift {
 		fmt.Fprintf(o.streams.Out, "drift: %s\n", d)
 	}
+	for _, u := range policy.Unchecked(cm, nodes, o.model) {
+		fmt.Fprintf(o.streams.Err, "note: %s\n", u)
+	}
 	if len(drift) > 0 {
 		fmt.Fprintf(o.streams.Err, "the params ConfigMap %s/%s does not describe the %d nodes: export again from a cluster file that does (kubectl get nodes -o yaml > nodes.yaml; winkube policy export --cluster nodes.yaml)\n", o.paramsNamespace, policy.ParamsName, len(nodes))
 		return exitError{ExitFindings}

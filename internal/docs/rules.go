@@ -133,6 +133,9 @@ func writeRule(w io.Writer, r *rule.Rule) {
 // not when it does not.
 func exportNote(r *rule.Rule) string {
 	ok, why := policy.Exportable(r.ID)
+	if ok && why != "" {
+		return "exported by `winkube policy export` as CEL (ValidatingAdmissionPolicy and Kyverno), in part: " + md(why) + "."
+	}
 	if ok {
 		return "exported by `winkube policy export` as CEL (ValidatingAdmissionPolicy and Kyverno)."
 	}

@@ -14,15 +14,6 @@ import (
 // through the CNI DaemonSet pods running on it; a pool whose nodes
 // disagree, or say nothing, stays unknown.
 
-// cniAnnotations are Node annotation prefixes CNI agents write.
-var cniAnnotations = []struct{ prefix, cni string }{
-	// flannel's kube subnet manager (https://github.com/flannel-io/flannel/blob/master/pkg/subnet/kube:
-	// flannel.alpha.coreos.com/backend-type, public-ip, ...).
-	{"flannel.alpha.coreos.com/", "flannel"},
-	// calico/node (projectcalico.org/IPv4Address, ...).
-	{"projectcalico.org/", "calico"},
-}
-
 // cniPods maps words in a DaemonSet pod's owner name or image to its CNI.
 var cniPods = []struct{ word, cni string }{
 	{"calico", "calico"},
@@ -38,12 +29,6 @@ var cniPods = []struct{ word, cni string }{
 // (learn.microsoft.com/azure/aks/use-network-policies).
 const npmPod = "azure-npm"
 
-// flannelBackend is the annotation flannel's kube subnet manager writes
-// with the node's backend (flannel-io/flannel v0.28.9
-// pkg/subnet/kube/annotations.go BackendType): vxlan delegates to
-// win-overlay, host-gw to win-bridge on Windows.
-const flannelBackend = "flannel.alpha.coreos.com/backend-type"
-
 // nodeNetwork is what one node says of its network.
 type nodeNetwork struct {
 	cni  string
@@ -58,7 +43,7 @@ func poolNetworks(s *Snapshot, c *cluster.Cluster) {
 	byNode := map[string]*nodeNetwork{}
 	for _, n := range s.Nodes {
 		if cluster.NodeOS(n) == "windows" {
-			byNode[n.Name] = &nodeNetwork{cni: annotatedCNI(n), mode: backendMode(n.Annotations[flannelBackend])}
+			byNode[n.Name] = &nodeNetwork{cni: cluster.NodeCNI(n), mode: cluster.NodeNetworkMode(n)}
 		}
 	}
 	for _, p := range s.Pods {
@@ -116,17 +101,6 @@ func poolNetworks(s *Snapshot, c *cluster.Cluster) {
 	}
 }
 
-func annotatedCNI(n *corev1.Node) string {
-	for k := range n.Annotations {
-		for _, a := range cniAnnotations {
-			if strings.HasPrefix(k, a.prefix) {
-				return a.cni
-			}
-		}
-	}
-	return ""
-}
-
 func daemonPod(p *corev1.Pod) bool {
 	for _, o := range p.OwnerReferences {
 		if o.Kind == "DaemonSet" {
@@ -146,15 +120,4 @@ func podWords(p *corev1.Pod) string {
 		b.WriteString(strings.ToLower(c.Image) + " ")
 	}
 	return b.String()
-}
-
-// backendMode is the Windows network mode of a flannel backend type.
-func backendMode(backend string) string {
-	switch strings.ToLower(backend) {
-	case "vxlan":
-		return "overlay"
-	case "host-gw":
-		return "l2bridge"
-	}
-	return ""
 }

@@ -83,3 +83,58 @@ func TestDrift(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftNetwork: the pools' CNI and network mode are held to what the
+// Windows nodes' annotations show, and a pool whose CNI no node shows is
+// named as not checked.
+func TestDriftNetwork(t *testing.T) {
+	t.Parallel()
+	m := winsupport.Default()
+	c := cluster.Reference()
+	for i := range c.Pools {
+		if c.Pools[i].OS == "windows" {
+			c.Pools[i].CNI, c.Pools[i].NetworkMode = "flannel", "overlay"
+		}
+	}
+	installed, err := Params(c, m, "kube-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	annotate := func(a map[string]string) []*corev1.Node {
+		ns, _ := c.Nodes()
+		for _, n := range ns {
+			if n.Labels[cluster.LabelOS] == "windows" {
+				n.Annotations = a
+			}
+		}
+		return ns
+	}
+	tests := []struct {
+		name             string
+		nodes            []*corev1.Node
+		drift, unchecked []string // substrings, one per line
+	}{
+		{"flannel vxlan agrees", annotate(map[string]string{"flannel.alpha.coreos.com/backend-type": "vxlan"}), nil, nil},
+		{"host-gw is another mode", annotate(map[string]string{"flannel.alpha.coreos.com/backend-type": "host-gw"}),
+			[]string{`node windows-0: its flannel backend means network mode l2bridge, but Windows pool "windows" of the ConfigMap has mode "overlay"`, "node windows-1: its flannel backend"}, nil},
+		{"calico nodes", annotate(map[string]string{"projectcalico.org/IPv4Address": "10.1.0.4/24"}),
+			[]string{`node windows-0: its annotations show CNI calico, but Windows pool "windows" of the ConfigMap has cni "flannel"`, "node windows-1: its annotations show CNI calico"}, nil},
+		{"nodes that say nothing", annotate(nil), nil, []string{`the cni "flannel" of Windows pool "windows" of the ConfigMap is not checked`}},
+	}
+	for _, tc := range tests {
+		for _, got := range []struct {
+			what      string
+			got, want []string
+		}{{"drift", Drift(installed, tc.nodes, m), tc.drift}, {"unchecked", Unchecked(installed, tc.nodes, m), tc.unchecked}} {
+			if len(got.got) != len(got.want) {
+				t.Errorf("%s: %s: %d lines, want %d:\n%s", tc.name, got.what, len(got.got), len(got.want), cmp.Diff(got.want, got.got))
+				continue
+			}
+			for i, w := range got.want {
+				if !strings.Contains(got.got[i], w) {
+					t.Errorf("%s: %s line %d %q lacks %q", tc.name, got.what, i, got.got[i], w)
+				}
+			}
+		}
+	}
+}

@@ -175,14 +175,18 @@ func TestParams(t *testing.T) {
 	t.Parallel()
 	no := false
 	c := &cluster.Cluster{Pools: []cluster.Pool{{Name: "linux", Count: 1, OS: "linux"},
-		{Name: "win", Count: 1, OS: "windows", WindowsBuild: "10.0.20348.2461", Taints: []corev1.Taint{cluster.WindowsTaint, {Key: "soft", Effect: "PreferNoSchedule"}, {Key: "gpu", Effect: "NoExecute"}}},
-		{Name: "win2", Count: 1, OS: "windows", WindowsBuild: "10.0.26100", CNIPortMappings: &no}}}
+		{Name: "win", Count: 1, OS: "windows", WindowsBuild: "10.0.20348.2461", Taints: []corev1.Taint{cluster.WindowsTaint, {Key: "soft", Effect: "PreferNoSchedule"}, {Key: "gpu", Effect: "NoExecute"}}, CNI: "win-overlay"},
+		{Name: "win2", Count: 1, OS: "windows", WindowsBuild: "10.0.26100", CNIPortMappings: &no, CNI: "calico", NetworkMode: "L2Bridge"}},
+		ClusterDomain: "corp.example."}
 	cm, err := Params(c, winsupport.Default(), "ns")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := cm.Data["windowsPools"], "win|10.0.20348|os=windows:NoSchedule,gpu:NoExecute|10.0.20348.2461|\nwin2|10.0.26100||10.0.26100|false"; got != want {
+	if got, want := cm.Data["windowsPools"], "win|10.0.20348|os=windows:NoSchedule,gpu:NoExecute|10.0.20348.2461||win-overlay|overlay|drops\nwin2|10.0.26100||10.0.26100|false|calico|l2bridge|"; got != want {
 		t.Errorf("windowsPools %q, want %q", got, want)
+	}
+	if got := cm.Data["clusterDomain"]; got != "corp.example" {
+		t.Errorf("clusterDomain %q, want the cluster's domain without its root dot", got)
 	}
 	if !strings.HasPrefix(cm.Data["builds"], "10.0.20348.2461,10.0.26100,10.0.14393,10.0.16299,") || !strings.HasPrefix(cm.Data["buildNumbers"], "10.0.20348,10.0.26100,10.0.14393,10.0.16299,") {
 		t.Errorf("builds %q / %q: the cluster's first, normalised in buildNumbers", cm.Data["builds"], cm.Data["buildNumbers"])
@@ -213,6 +217,8 @@ func TestParamsRefusesWhatItCannotEncode(t *testing.T) {
 		{"equals sign in a taint key", cluster.Pool{Name: "win", Taints: []corev1.Taint{{Key: "os=windows", Effect: "NoSchedule"}}}, `pools[1].taints[0].key: Invalid value: "os=windows"`},
 		{"unknown effect", cluster.Pool{Name: "win", Taints: []corev1.Taint{{Key: "os", Value: "windows", Effect: "NoSchedule,x"}}}, `pools[1].taints[0].effect: Unsupported value: "NoSchedule,x"`},
 		{"pipe in a pool name", cluster.Pool{Name: "a|b"}, `pools[1].name: Invalid value: "a|b"`},
+		{"pipe in a CNI", cluster.Pool{Name: "win", CNI: "flannel|x"}, `pools[1].cni: Invalid value: "flannel|x"`},
+		{"newline in a network mode", cluster.Pool{Name: "win", NetworkMode: "overlay\nx"}, `pools[1].networkMode: Invalid value: "overlay\nx"`},
 		{"newline in a build", cluster.Pool{Name: "win", WindowsBuild: "10.0.20348\nx|y"}, `pools[1].windowsBuild: Invalid value: "10.0.20348\nx|y"`},
 	}
 	for _, tc := range tests {

@@ -27,13 +27,19 @@ const ParamsName = "winkube-cluster"
 //	              candidateBuilds), comma-separated
 //	buildNumbers  the same builds as 10.0.NNNNN, in the same order
 //	windowsPools  one line per Windows pool:
-//	              name|build|taint,taint|label|portMappings
+//	              name|build|taint,taint|label|portMappings|cni|mode|icmp
 //	              where build is the pool's build as 10.0.NNNNN, a taint is
 //	              key=value:Effect or key:Effect (NoSchedule and NoExecute
 //	              only; PreferNoSchedule keeps no pod off), label the
 //	              pool's windows-build as the profile writes it (messages
-//	              name it) and portMappings the pool's cniPortMappings
-//	              (true, false or empty when unknown)
+//	              name it), portMappings the pool's cniPortMappings
+//	              (true, false or empty when unknown), cni the pool's CNI
+//	              as the profile writes it (empty when unknown), mode its
+//	              network mode (cluster.Pool.Mode: the networkMode field
+//	              or what the CNI implies; empty when unknown) and icmp
+//	              "drops" when the CNI drops outbound ICMP
+//	              (cluster.Pool.DropsOutboundICMP), else empty
+//	clusterDomain the cluster's DNS domain (cluster.Cluster.Domain)
 func Params(c *cluster.Cluster, m winsupport.Model, namespace string) (*corev1.ConfigMap, error) {
 	var raw, norm []string
 	seen := map[string]bool{}
@@ -67,7 +73,11 @@ func Params(c *cluster.Cluster, m winsupport.Model, namespace string) (*corev1.C
 		if p.CNIPortMappings != nil {
 			portMappings = fmt.Sprint(*p.CNIPortMappings)
 		}
-		pools = append(pools, p.Name+"|"+buildNumber(m, p.WindowsBuild)+"|"+strings.Join(taints, ",")+"|"+p.WindowsBuild+"|"+portMappings)
+		icmp := ""
+		if p.DropsOutboundICMP() {
+			icmp = "drops"
+		}
+		pools = append(pools, p.Name+"|"+buildNumber(m, p.WindowsBuild)+"|"+strings.Join(taints, ",")+"|"+p.WindowsBuild+"|"+portMappings+"|"+p.CNI+"|"+p.Mode()+"|"+icmp)
 	}
 	return &corev1.ConfigMap{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
@@ -77,6 +87,9 @@ func Params(c *cluster.Cluster, m winsupport.Model, namespace string) (*corev1.C
 			"builds":       strings.Join(raw, ","),
 			"buildNumbers": strings.Join(norm, ","),
 			"windowsPools": strings.Join(pools, "\n"),
+			// The cluster file's clusterDomain: the network rules
+			// name Services by it.
+			"clusterDomain": c.Domain(),
 		},
 	}, nil
 }
@@ -110,6 +123,14 @@ func encodable(c *cluster.Cluster) error {
 		}
 		for _, msg := range utilvalidation.IsValidLabelValue(p.WindowsBuild) {
 			errs = append(errs, field.Invalid(at.Child("windowsBuild"), p.WindowsBuild, msg))
+		}
+		// The CNI and network mode are names (cluster.KnownCNIs and the
+		// network modes the cluster file's validation knows).
+		for _, msg := range utilvalidation.IsValidLabelValue(p.CNI) {
+			errs = append(errs, field.Invalid(at.Child("cni"), p.CNI, msg))
+		}
+		for _, msg := range utilvalidation.IsValidLabelValue(p.NetworkMode) {
+			errs = append(errs, field.Invalid(at.Child("networkMode"), p.NetworkMode, msg))
 		}
 		for j, t := range p.Taints {
 			tp := at.Child("taints").Index(j)

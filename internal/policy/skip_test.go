@@ -57,3 +57,18 @@ func TestWindowsNeedles(t *testing.T) {
 	}
 	t.Logf("%d of %d references Windows or of a build; needles %q", windows, len(refs), needles)
 }
+
+// TestNetworkChecksNeedWindows: every networking check starts with the
+// Windows precondition, which mayFireCondition's first case relies on (a
+// workload without a Windows signal is skipped): a check that could fire
+// without it would be skipped where lint reports it.
+func TestNetworkChecksNeedWindows(t *testing.T) {
+	t.Parallel()
+	for r, e := range networkChecks {
+		for _, c := range e(winsupport.Default()) {
+			if !strings.HasPrefix(c.expr, win+" && ") {
+				t.Errorf("%s: check %q does not start with %q", r.ID, c.expr, win+" && ")
+			}
+		}
+	}
+}

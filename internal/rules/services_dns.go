@@ -10,6 +10,13 @@ import (
 	"github.com/winkube/winkube/internal/svcname"
 )
 
+// DNSPartialNameMsg is windows-dns-partial-name's message: where, then
+// the names, each written as DNSPartialNameItem and joined by ", ".
+const (
+	DNSPartialNameMsg  = "%s names %s: a Windows pod treats a name with a dot as fully qualified and has only its namespace's DNS suffix, so the name does not resolve"
+	DNSPartialNameItem = "%q (use %s)"
+)
+
 // WindowsDNSPartialName: a Service name with a dot that is not fully
 // qualified, which Windows does not expand.
 var WindowsDNSPartialName = &rule.Rule{
@@ -56,9 +63,9 @@ var WindowsDNSPartialName = &rule.Rule{
 					fixed = fixed[:n.Start] + n.FQDN + fixed[n.End:]
 				}
 				for _, n := range kept {
-					named = append(named, fmt.Sprintf("%q (use %s)", n.Name, n.FQDN))
+					named = append(named, fmt.Sprintf(DNSPartialNameItem, n.Name, n.FQDN))
 				}
-				f.Message = fmt.Sprintf("%s names %s: a Windows pod treats a name with a dot as fully qualified and has only its namespace's DNS suffix, so the name does not resolve", where, strings.Join(named, ", "))
+				f.Message = fmt.Sprintf(DNSPartialNameMsg, where, strings.Join(named, ", "))
 				f.Hint = "write the fully qualified Service name with the cluster domain " + domain
 				f.Fix = &rule.Fix{Title: "use the fully qualified Service name", Safe: safe, Edits: []rule.Edit{{Op: rule.Set, Path: f.Path, Value: fixed}}}
 				return true

@@ -11,6 +11,10 @@ import (
 	"github.com/winkube/winkube/internal/svcname"
 )
 
+// HostProcessDNSMsg is windows-hostprocess-cluster-dns's message: where,
+// then the names, each quoted and joined by ", ".
+const HostProcessDNSMsg = "%s names %s, but dnsPolicy ClusterFirstWithHostNet does not reach a HostProcess pod: containerd sets up no pod network for it, so it resolves with the node's DNS, which knows cluster names only if the node is set up to"
+
 // WindowsHostProcessClusterDNS: a HostProcess pod that asks for cluster
 // DNS and names Services by DNS name.
 var WindowsHostProcessClusterDNS = &rule.Rule{
@@ -50,7 +54,7 @@ var WindowsHostProcessClusterDNS = &rule.Rule{
 				if len(named) == 0 {
 					return false
 				}
-				f.Message = fmt.Sprintf("%s names %s, but dnsPolicy ClusterFirstWithHostNet does not reach a HostProcess pod: containerd sets up no pod network for it, so it resolves with the node's DNS, which knows cluster names only if the node is set up to", where, strings.Join(named, ", "))
+				f.Message = fmt.Sprintf(HostProcessDNSMsg, where, strings.Join(named, ", "))
 				f.Hint = "use the Service's cluster IP (KUBERNETES_SERVICE_HOST for the API server), or make the node's DNS forward the cluster domain"
 				return true
 			})

@@ -3,15 +3,29 @@ package rules
 import (
 	"fmt"
 	"net/netip"
+	"regexp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/svcname"
 	"github.com/winkube/winkube/internal/winsupport"
 )
+
+// ICMPOutboundMsg is windows-icmp-outbound's message: where, the ping
+// command as written, its target, then the first Windows pool whose CNI
+// drops outbound ICMP and that CNI as the profile writes it.
+const ICMPOutboundMsg = "%s runs %s %s: Windows pool %q (cni %s) drops ICMP replies from outside the pod network, so the ping never succeeds there"
+
+// CommandWordRE matches the words outboundPing reads a command line as:
+// runs of anything but blanks, newlines and the shell's separators and
+// quotes.
+const CommandWordRE = `[^ \t\n;|&"'(){}]+`
+
+var commandWord = regexp.MustCompile(CommandWordRE)
 
 // WindowsICMPOutbound: a ping out of the pod network, which the Windows
 // data plane does not route back.
@@ -36,8 +50,8 @@ var WindowsICMPOutbound = &rule.Rule{
 		if !windowsBound(p) || p.Target.HostProcess {
 			return
 		}
-		pool := icmpDroppingPool(p)
-		if pool == "" {
+		pool, ok := icmpDroppingPool(p)
+		if !ok {
 			return
 		}
 		domain := p.Cluster.Domain()
@@ -47,21 +61,21 @@ var WindowsICMPOutbound = &rule.Rule{
 				return
 			}
 			p.Report(rule.Finding{Path: rule.Path(path),
-				Message: fmt.Sprintf("%s runs %s %s: Windows pool %s drops ICMP replies from outside the pod network, so the ping never succeeds there", where, cmd, target, pool),
+				Message: fmt.Sprintf(ICMPOutboundMsg, where, cmd, target, pool.Name, pool.CNI),
 				Hint:    fmt.Sprintf("check over TCP instead: Test-NetConnection %s -Port <port>, or curl.exe", target)})
 		})
 	},
 }
 
-// icmpDroppingPool names the first Windows pool whose CNI is documented to
-// drop outbound ICMP: `"win" (cni flannel)`.
-func icmpDroppingPool(p *rule.Pass) string {
+// icmpDroppingPool is the first Windows pool whose CNI is documented to
+// drop outbound ICMP.
+func icmpDroppingPool(p *rule.Pass) (cluster.Pool, bool) {
 	for _, pool := range p.Cluster.PoolsOf("windows") {
 		if pool.DropsOutboundICMP() {
-			return fmt.Sprintf("%q (cni %s)", pool.Name, pool.CNI)
+			return pool, true
 		}
 	}
-	return ""
+	return cluster.Pool{}, false
 }
 
 // visitCommands calls fn with each command line of the containers: command
@@ -69,7 +83,7 @@ func icmpDroppingPool(p *rule.Pass) string {
 // list.
 func visitCommands(spec *corev1.PodSpec, specPath *field.Path, fn func(path *field.Path, where string, argv []string)) {
 	winsupport.VisitContainers(spec, specPath, func(c *corev1.Container, cp *field.Path) {
-		in := fmt.Sprintf("container %q", c.Name)
+		in := fmt.Sprintf(svcname.WhereContainer, c.Name)
 		if len(c.Command)+len(c.Args) > 0 {
 			at := cp.Child("command")
 			if len(c.Command) == 0 {
@@ -82,7 +96,7 @@ func visitCommands(spec *corev1.PodSpec, specPath *field.Path, fn func(path *fie
 			probe *corev1.Probe
 		}{{"livenessProbe", c.LivenessProbe}, {"readinessProbe", c.ReadinessProbe}, {"startupProbe", c.StartupProbe}} {
 			if pr.probe != nil && pr.probe.Exec != nil {
-				fn(cp.Child(pr.name, "exec", "command"), fmt.Sprintf("the %s of %s", pr.name, in), pr.probe.Exec.Command)
+				fn(cp.Child(pr.name, "exec", "command"), fmt.Sprintf(svcname.WhereProbe, pr.name, in), pr.probe.Exec.Command)
 			}
 		}
 		if c.Lifecycle != nil {
@@ -91,7 +105,7 @@ func visitCommands(spec *corev1.PodSpec, specPath *field.Path, fn func(path *fie
 				handler *corev1.LifecycleHandler
 			}{{"postStart", c.Lifecycle.PostStart}, {"preStop", c.Lifecycle.PreStop}} {
 				if h.handler != nil && h.handler.Exec != nil {
-					fn(cp.Child("lifecycle", h.name, "exec", "command"), fmt.Sprintf("the %s hook of %s", h.name, in), h.handler.Exec.Command)
+					fn(cp.Child("lifecycle", h.name, "exec", "command"), fmt.Sprintf(svcname.WhereHook, h.name, in), h.handler.Exec.Command)
 				}
 			}
 		}
@@ -101,11 +115,9 @@ func visitCommands(spec *corev1.PodSpec, specPath *field.Path, fn func(path *fie
 // outboundPing finds an ICMP ping in a command line and returns the
 // command and its target when the target is outside the cluster.
 func outboundPing(argv []string, domain string) (cmd, target string, ok bool) {
-	words := strings.FieldsFunc(strings.Join(argv, " "), func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '|' || r == '&' || r == '"' || r == '\'' || r == '(' || r == ')' || r == '{' || r == '}'
-	})
+	words := commandWord.FindAllString(strings.Join(argv, " "), -1)
 	for i, w := range words {
-		name := strings.ToLower(w)
+		name := lowerASCII(w)
 		if j := strings.LastIndexAny(name, `/\`); j >= 0 {
 			name = name[j+1:]
 		}
@@ -128,7 +140,7 @@ func outboundPing(argv []string, domain string) (cmd, target string, ok bool) {
 // asksPort: Test-NetConnection connects over TCP when given a port.
 func asksPort(args []string) bool {
 	for _, a := range args {
-		if l := strings.ToLower(a); l == "-port" || l == "-commontcpport" || strings.HasPrefix(l, "-port:") {
+		if l := lowerASCII(a); l == "-port" || l == "-commontcpport" || strings.HasPrefix(l, "-port:") {
 			return true
 		}
 	}
@@ -140,7 +152,7 @@ func asksPort(args []string) bool {
 func pingTarget(args []string) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		switch l := strings.ToLower(a); {
+		switch l := lowerASCII(a); {
 		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/"):
 			// Windows ping's /n 1, Linux ping's -c 1, -ComputerName x:
 			// an option with a value takes the next word.
@@ -171,12 +183,16 @@ func isNumber(s string) bool {
 }
 
 // outsideCluster: a public IP address, or a name with a dot that is not a
-// cluster or .local name.
+// cluster or .local name. An address with a zone or an IPv4-mapped IPv6
+// address is not read as one (and, having colons, is no name either): the
+// Kubernetes CEL library's isIP refuses both (k8s.io/apiserver v0.36.3
+// pkg/cel/library/ip.go parseIPAddr), and the exported policy decides as
+// lint does.
 func outsideCluster(t, domain string) bool {
 	if a, err := netip.ParseAddr(t); err == nil {
-		return a.IsGlobalUnicast() && !a.IsPrivate()
+		return a.Zone() == "" && !a.Is4In6() && a.IsGlobalUnicast() && !a.IsPrivate()
 	}
-	t = strings.ToLower(strings.TrimSuffix(t, "."))
+	t = lowerASCII(strings.TrimSuffix(t, "."))
 	if !strings.Contains(t, ".") || strings.HasPrefix(t, "$") || strings.Contains(t, "$(") {
 		return false
 	}
@@ -185,4 +201,15 @@ func outsideCluster(t, domain string) bool {
 		return false
 	}
 	return !strings.HasSuffix(t, "."+domain) && !strings.HasSuffix(t, ".local") && !strings.HasSuffix(t, ".svc") && !strings.HasSuffix(t, ".internal")
+}
+
+// lowerASCII lowers A-Z only, as CEL's lowerAscii does: a name or an
+// option is ASCII, and the exported policy reads it the same way.
+func lowerASCII(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
 }

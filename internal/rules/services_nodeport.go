@@ -14,12 +14,18 @@ import (
 // Default NodePort range of kube-apiserver's --service-node-port-range
 // (k8s.io/kubernetes v1.36.3 pkg/kubeapiserver/options/options.go
 // DefaultServiceNodePortRange).
-const nodePortMin, nodePortMax = 30000, 32767
+const NodePortMin, NodePortMax = 30000, 32767
 
-// loopbackPort finds a loopback host with a port: localhost:30080,
+// LoopbackNodePortRE finds a loopback host with a port: localhost:30080,
 // 127.0.0.1:30080, [::1]:30080, and PowerShell's
 // Test-NetConnection localhost -Port 30080.
-var loopbackPort = regexp.MustCompile(`(?i)(?:^|[^\w.-])(localhost|127\.0\.0\.1|\[::1\])(?::|\s+-port[:\s]\s*)(\d{5})\b`)
+const LoopbackNodePortRE = `(?i)(?:^|[^\w.-])(localhost|127\.0\.0\.1|\[::1\])(?::|\s+-port[:\s]\s*)(\d{5})\b`
+
+var loopbackPort = regexp.MustCompile(LoopbackNodePortRE)
+
+// NodePortFromNodeMsg is windows-nodeport-from-node's message: where,
+// the loopback host as written and the port.
+const NodePortFromNodeMsg = "%s connects to %s:%d, a NodePort on the HostProcess container's own node; Windows does not support NodePort access from the node itself"
 
 // WindowsNodePortFromNode: a HostProcess container, which runs in the
 // node's network, connecting to a NodePort on its own node.
@@ -29,7 +35,7 @@ var WindowsNodePortFromNode = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Networking,
 	Doc: rule.Doc{
-		What: fmt.Sprintf("Reports, in a Windows HostProcess workload's command, args, env values, exec probes and exec hooks, connections to localhost, 127.0.0.1 or [::1] at a port in the default NodePort range (%d-%d). HostProcess containers run in the node's network, so such a connection is NodePort access from the node itself. Pods that are not HostProcess are not reported: their localhost is their own.", nodePortMin, nodePortMax),
+		What: fmt.Sprintf("Reports, in a Windows HostProcess workload's command, args, env values, exec probes and exec hooks, connections to localhost, 127.0.0.1 or [::1] at a port in the default NodePort range (%d-%d). HostProcess containers run in the node's network, so such a connection is NodePort access from the node itself. Pods that are not HostProcess are not reported: their localhost is their own.", NodePortMin, NodePortMax),
 		Why:  "Windows nodes do not support local NodePort access from the node itself; it works from other nodes and from external clients. A node agent or health check that reaches a Service through localhost:<nodePort> works on Linux nodes and times out on Windows nodes.",
 		Fix:  "Reach the Service through its cluster IP or DNS name (HostProcess containers can use cluster DNS only through the node's resolver, so the cluster IP is the dependable choice), or through another node's address.",
 		Sources: []string{
@@ -45,11 +51,11 @@ var WindowsNodePortFromNode = &rule.Rule{
 		svcname.Visit(p.Workload.Spec, p.Workload.SpecPath, func(path *field.Path, where, value string) {
 			for _, m := range loopbackPort.FindAllStringSubmatch(value, -1) {
 				port, _ := strconv.Atoi(m[2])
-				if port < nodePortMin || port > nodePortMax {
+				if port < NodePortMin || port > NodePortMax {
 					continue
 				}
 				p.Report(rule.Finding{Path: rule.Path(path),
-					Message: fmt.Sprintf("%s connects to %s:%d, a NodePort on the HostProcess container's own node; Windows does not support NodePort access from the node itself", where, m[1], port),
+					Message: fmt.Sprintf(NodePortFromNodeMsg, where, m[1], port),
 					Hint:    "reach the Service through its cluster IP instead of the node's own NodePort"})
 				return
 			}

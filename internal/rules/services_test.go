@@ -98,3 +98,34 @@ spec:
 		t.Errorf("finding lines (-want +got):\n%s", diff)
 	}
 }
+
+// TestOutboundPing: the command lines windows-icmp-outbound reads, as its
+// exported CEL reads them (an address with a zone or an IPv4-mapped
+// address is not read as one, as CEL's isIP refuses both; only ASCII is
+// lowered, as CEL's lowerAscii).
+func TestOutboundPing(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		line        string
+		cmd, target string
+		outside     bool
+	}{
+		{"ping -n 1 www.microsoft.com", "ping", "www.microsoft.com", true},
+		{"cmd /c \"ping -n 1 8.8.8.8 || exit 1\"", "ping", "8.8.8.8", true},
+		{"PING.EXE /n 2 Example.COM.", "PING.EXE", "Example.COM.", true},
+		{"Test-Connection -ComputerName contoso.com -Count 1", "Test-Connection", "contoso.com", true},
+		{"Test-NetConnection example.com -Port 443", "", "", false},
+		{"ping 10.0.0.1", "", "", false},
+		{"ping backend.shop.svc", "", "", false},
+		{"ping api.ns.svc.cluster.local", "", "", false},
+		{"ping ::ffff:8.8.8.8", "", "", false},
+		{"ping 2001:4860:4860::8888%eth0", "", "", false},
+		{"ping 2001:4860:4860::8888", "ping", "2001:4860:4860::8888", true},
+		{"ping \u212Aubernetes.io", "", "", false}, // Kelvin sign: not a name
+	} {
+		cmd, target, ok := outboundPing([]string{tt.line}, "cluster.local")
+		if ok != tt.outside || cmd != tt.cmd || target != tt.target {
+			t.Errorf("%q: (%q, %q, %v), want (%q, %q, %v)", tt.line, cmd, target, ok, tt.cmd, tt.target, tt.outside)
+		}
+	}
+}

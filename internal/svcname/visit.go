@@ -10,6 +10,22 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
+// The words Visit and the rules' command visitors say where a string is;
+// internal/policy builds the same words in CEL from these templates.
+const (
+	// WhereContainer names a container.
+	WhereContainer = "container %q"
+	// WhereCommand, WhereArgs: a command or args item of the container.
+	WhereCommand = "the command of %s"
+	WhereArgs    = "the args of %s"
+	// WhereEnv: an env value, by the variable's name, of the container.
+	WhereEnv = "env %s of %s"
+	// WhereProbe: an exec probe (livenessProbe, ...) of the container.
+	WhereProbe = "the %s of %s"
+	// WhereHook: an exec lifecycle hook (postStart, preStop) of the container.
+	WhereHook = "the %s hook of %s"
+)
+
 // Visitor is called with a string of a pod spec, where it is and what
 // it is for people ("env URL of container \"web\"").
 type Visitor func(path *field.Path, where, value string)
@@ -25,12 +41,12 @@ func visitList(at *field.Path, where string, items []string, fn Visitor) {
 // containers where a host name of a connection may be written.
 func Visit(spec *corev1.PodSpec, specPath *field.Path, fn Visitor) {
 	winsupport.VisitContainers(spec, specPath, func(c *corev1.Container, cp *field.Path) {
-		in := fmt.Sprintf("container %q", c.Name)
-		visitList(cp.Child("command"), "the command of "+in, c.Command, fn)
-		visitList(cp.Child("args"), "the args of "+in, c.Args, fn)
+		in := fmt.Sprintf(WhereContainer, c.Name)
+		visitList(cp.Child("command"), fmt.Sprintf(WhereCommand, in), c.Command, fn)
+		visitList(cp.Child("args"), fmt.Sprintf(WhereArgs, in), c.Args, fn)
 		for i, e := range c.Env {
 			if e.Value != "" {
-				fn(cp.Child("env").Index(i).Child("value"), fmt.Sprintf("env %s of %s", e.Name, in), e.Value)
+				fn(cp.Child("env").Index(i).Child("value"), fmt.Sprintf(WhereEnv, e.Name, in), e.Value)
 			}
 		}
 		for _, pr := range []struct {
@@ -40,7 +56,7 @@ func Visit(spec *corev1.PodSpec, specPath *field.Path, fn Visitor) {
 			if pr.probe == nil {
 				continue
 			}
-			at, where := cp.Child(pr.name), fmt.Sprintf("the %s of %s", pr.name, in)
+			at, where := cp.Child(pr.name), fmt.Sprintf(WhereProbe, pr.name, in)
 			visitExec(pr.probe.Exec, at, where, fn)
 		}
 		if c.Lifecycle != nil {
@@ -49,7 +65,7 @@ func Visit(spec *corev1.PodSpec, specPath *field.Path, fn Visitor) {
 				handler *corev1.LifecycleHandler
 			}{{"postStart", c.Lifecycle.PostStart}, {"preStop", c.Lifecycle.PreStop}} {
 				if h.handler != nil {
-					visitExec(h.handler.Exec, cp.Child("lifecycle", h.name), fmt.Sprintf("the %s hook of %s", h.name, in), fn)
+					visitExec(h.handler.Exec, cp.Child("lifecycle", h.name), fmt.Sprintf(WhereHook, h.name, in), fn)
 				}
 			}
 		}

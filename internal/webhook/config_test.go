@@ -167,3 +167,19 @@ func TestConfigNamesEveryFamily(t *testing.T) {
 		})
 	}
 }
+
+// TestNetworkRulesReachTheWebhook: the networking rules that one object
+// decides (issue 22) run in the webhook's default configuration.
+func TestNetworkRulesReachTheWebhook(t *testing.T) {
+	t.Parallel()
+	enabled := map[*rule.Rule]bool{}
+	for _, r := range (&WebhookConfig{}).enabledRules() {
+		enabled[r] = true
+	}
+	for _, r := range []*rule.Rule{rules.WindowsDNSPartialName, rules.WindowsICMPOutbound, rules.WindowsNodePortFromNode,
+		rules.WindowsHostProcessClusterDNS, rules.WindowsDNSConfigIgnored, rules.WindowsContainerPortLoopback} {
+		if !enabled[r] {
+			t.Errorf("the webhook does not run %s", r.ID)
+		}
+	}
+}

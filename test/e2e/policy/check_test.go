@@ -78,3 +78,67 @@ func TestCheckCluster(t *testing.T) {
 		t.Errorf("missing ConfigMap: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestCheckClusterNetwork: --check-cluster holds the params' CNI and
+// network mode to what the Windows nodes' own annotations show, in a
+// real API server: nodes that show nothing leave the CNI unchecked (a
+// note, exit 0); a node whose Calico agent annotated it is drift from a
+// flannel pool (exit 1); flannel nodes with the vxlan backend agree with
+// a flannel overlay pool.
+func TestCheckClusterNetwork(t *testing.T) {
+	s := startServer(t)
+	ctx := t.Context()
+	c := cluster.Reference()
+	for i := range c.Pools {
+		if c.Pools[i].OS == "windows" {
+			c.Pools[i].CNI, c.Pools[i].NetworkMode = "flannel", "overlay"
+		}
+	}
+	nodes, _ := c.Nodes()
+	var wins []string
+	for _, n := range nodes {
+		if _, err := s.cp.CreateNode(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+		if n.Labels[cluster.LabelOS] == "windows" {
+			wins = append(wins, n.Name)
+		}
+	}
+	cm, err := policy.Params(c, winsupport.Default(), "kube-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.kube.CoreV1().ConfigMaps("kube-system").Create(ctx, cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	check := func() (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := cli.Run(ctx, []string{"policy", "export", "--check-cluster", "--kubeconfig", s.cp.KubeconfigPath}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+		return code, out.String(), errOut.String()
+	}
+	annotate := func(name string, a map[string]string) {
+		n, err := s.kube.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.Annotations = a
+		if _, err := s.kube.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	note := `note: the cni "flannel" of Windows pool "windows" of the ConfigMap is not checked`
+	if code, out, errOut := check(); code != cli.ExitClean || !strings.Contains(errOut, note) {
+		t.Errorf("nodes without CNI annotations: exit %d, stdout %q, stderr %q; want exit 0 and %q", code, out, errOut, note)
+	}
+	annotate(wins[0], map[string]string{"projectcalico.org/IPv4Address": "10.1.0.4/24"})
+	want := "drift: node " + wins[0] + `: its annotations show CNI calico, but Windows pool "windows" of the ConfigMap has cni "flannel"`
+	if code, out, errOut := check(); code != cli.ExitFindings || !strings.Contains(out, want) {
+		t.Errorf("a Calico node: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errOut, want)
+	}
+	for _, w := range wins {
+		annotate(w, map[string]string{"flannel.alpha.coreos.com/backend-type": "vxlan"})
+	}
+	if code, out, errOut := check(); code != cli.ExitClean || strings.Contains(errOut, "note:") {
+		t.Errorf("flannel vxlan nodes: exit %d, stdout %q, stderr %q; want exit 0 and no note", code, out, errOut)
+	}
+}

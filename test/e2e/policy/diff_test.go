@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -105,6 +106,7 @@ func TestPoliciesDecideAsLint(t *testing.T) {
 		pairs, rejected, outside   int
 		denials, warned, disagreed int
 		reported                   int
+		fired                      = map[string]int{} // pairs lint reports each rule on
 	)
 	jobs := make(chan sample)
 	var wg sync.WaitGroup
@@ -120,6 +122,9 @@ func TestPoliciesDecideAsLint(t *testing.T) {
 					d := judge(o, set, fs, outOfScope(smp.obj) != "")
 					mu.Lock()
 					pairs++
+					for _, id := range ids(fs, nil) {
+						fired[id]++
+					}
 					switch {
 					case d.rejected:
 						rejected++
@@ -152,6 +157,11 @@ func TestPoliciesDecideAsLint(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d object × cluster pairs (%d objects × %d clusters: %s) in %s; %d denied, %d with warnings; %d rejected by the API server's own validation before admission; %d out of the policies' scope; %d disagreements",
 		pairs, len(samples), len(names), strings.Join(names, ", "), time.Since(start).Round(time.Second), denials, warned, rejected, outside, disagreed)
+	var perRule []string
+	for _, id := range slices.Sorted(maps.Keys(fired)) {
+		perRule = append(perRule, fmt.Sprintf("%s %d", id, fired[id]))
+	}
+	t.Logf("pairs on which lint reports each exported rule: %s", strings.Join(perRule, ", "))
 	if disagreed > 0 {
 		t.Errorf("%d disagreements (seed %d); reproducers in %s", disagreed, seed, reproDir)
 	} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -183,6 +184,7 @@ func genPodSpec(r *rand.Rand) corev1.PodSpec {
 	if len(s.Containers) == 0 {
 		s.Containers = []corev1.Container{{Name: "main", Image: genImages[pick(len(genImages))]}}
 	}
+	genNetwork(r, &s)
 	return s
 }
 
@@ -283,5 +285,101 @@ func genClusters(seed uint64, n int) map[string]*cluster.Cluster {
 		}
 		out[fmt.Sprintf("seeded-%d", i)] = c
 	}
+	genNetworkClusters(seed, out)
 	return out
+}
+
+// The networking rules' strings (windows-dns-partial-name,
+// windows-hostprocess-cluster-dns, windows-nodeport-from-node,
+// windows-icmp-outbound): host names, loopback ports and pings that fire
+// them, and ones that nearly do (a path segment, upper case, a port out
+// of the NodePort range, a ping to a cluster or private name, a TCP
+// Test-NetConnection, IPv4-mapped and zoned addresses).
+var (
+	genNames = []string{
+		"http://backend.shop:8080/api", "backend.shop.svc", "Server=sql.data.svc,1433;Database=x", "sql.data.svc.cluster:1433",
+		"kubernetes.default", "https://kubernetes.default.svc:443", "api.ns.svc.cluster.local", "api.ns.svc.corp.example.", "a.b.svc.corp:80",
+		"http://host/orders.v1.svc", "//a.b.svc/x", "/a.b.svc", "Backend.Shop.svc", "x_y.ns.svc", "redis.cache.svc..", "1a.ns.svc",
+		"amqp://guest@rabbit.queue.svc.local:5672", "web.default.svc.cluster.local,db.data.svc",
+	}
+	genLoopback = []string{
+		"localhost:30080", "http://127.0.0.1:32767/healthz", "[::1]:30000", "localhost:29999", "LOCALHOST:31000 localhost:30001",
+		"Test-NetConnection localhost -Port 31000", "localhost:300800", "xlocalhost:30080", "127.0.0.1:8080",
+	}
+	genPings = [][]string{
+		{"ping", "-n", "1", "www.microsoft.com"}, {"cmd", "/c", "ping -n 1 8.8.8.8 || exit 1"}, {"ping.exe", "/n", "1", "10.0.0.1"},
+		{"powershell", "-Command", "Test-NetConnection example.com -Port 443"}, {"powershell", "-Command", "Test-NetConnection example.com"},
+		{"powershell", "-c", "Test-Connection -ComputerName contoso.com -Count 1"}, {"/usr/bin/ping", "-c", "1", "1.1.1.1"},
+		{"ping", "::ffff:8.8.8.8"}, {"ping", "2001:4860:4860::8888"}, {"ping", "fe80::1%eth0"}, {"ping", "db.internal"},
+		{"ping", "backend.shop.svc"}, {"ping", "api.ns.svc.cluster.local"}, {"PING", "Example.COM."}, {"ping", "$(HOST).com"},
+		{"C:\\Windows\\System32\\PING.EXE", "-n", "2", "github.com"}, {"ping", "-n", "3"}, {"sh", "-c", "ping 192.168.1.1; ping 52.1.2.3"},
+	}
+)
+
+// genNetwork adds, at random, those strings to the pod spec's first
+// container: as command, args, env values, exec probes and hooks; most
+// HostProcess pods get some (two of the rules read only those).
+func genNetwork(r *rand.Rand, s *corev1.PodSpec) {
+	p := 0.35
+	if s.SecurityContext != nil && s.SecurityContext.WindowsOptions != nil && s.SecurityContext.WindowsOptions.HostProcess != nil {
+		p = 0.9
+	}
+	if r.Float64() >= p {
+		return
+	}
+	c := &s.Containers[0]
+	for range 1 + r.IntN(2) {
+		var v string
+		switch r.IntN(3) {
+		case 0:
+			v = genNames[r.IntN(len(genNames))]
+		case 1:
+			v = genLoopback[r.IntN(len(genLoopback))]
+		}
+		argv := genPings[r.IntN(len(genPings))]
+		if v != "" {
+			argv = []string{"powershell", "-Command", v}
+		}
+		switch r.IntN(5) {
+		case 0:
+			c.Command = argv
+		case 1:
+			c.Args = argv
+		case 2:
+			if v == "" {
+				v = strings.Join(argv, " ")
+			}
+			c.Env = append(c.Env, corev1.EnvVar{Name: fmt.Sprintf("TARGET_%d", len(c.Env)), Value: v})
+		case 3:
+			c.LivenessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: argv}}}
+		case 4:
+			c.Lifecycle = &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: argv}}}
+		}
+	}
+	if r.IntN(2) == 0 {
+		s.DNSPolicy = corev1.DNSClusterFirstWithHostNet
+	}
+}
+
+// genNetworkClusters gives the Windows pools of the generated clusters a
+// CNI (some dropping outbound ICMP, some not, some unknown) and the
+// clusters a domain, from their own stream so the shapes stay the seed's.
+func genNetworkClusters(seed uint64, cs map[string]*cluster.Cluster) {
+	r := rand.New(rand.NewPCG(seed, 0xc2))
+	cnis := []string{"", "flannel", "calico", "win-overlay", "azure-vnet", "antrea", "win-bridge"}
+	domains := []string{"", "corp.example", "cluster.local", "local"}
+	names := make([]string, 0, len(cs))
+	for n := range cs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		c := cs[n]
+		c.ClusterDomain = domains[r.IntN(len(domains))]
+		for i := range c.Pools {
+			if c.Pools[i].OS == "windows" {
+				c.Pools[i].CNI = cnis[r.IntN(len(cnis))]
+			}
+		}
+	}
 }
