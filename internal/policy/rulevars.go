@@ -98,7 +98,8 @@ func ruleVariables() []variable {
 	}
 	vs = append(vs, buildVariables(m)...)
 	vs = append(vs, nonRootVariables(m)...)
-	return append(vs, imageSourceVariable())
+	vs = append(vs, imageSourceVariable())
+	return append(vs, imageBuildVariables(m)...)
 }
 
 // cloudOSExpr is true when the workload's nodeSelector or required node

@@ -85,7 +85,6 @@ var notExportable = map[*rule.Rule]string{
 	rules.WindowsUsernameFormat:        "API rejection: the API server's own validation rejects these pods before admission policies run",
 	rules.GMSACredentialSpecNameFormat: "API rejection: the API server's own validation rejects these pods before admission policies run",
 
-	rules.ImageBuildMismatch:            "needs each image's Windows build from the tag tables (with the per-repository tag exceptions) against the reachable pools' builds; not compiled to CEL yet",
 	rules.HyperVRuntimeClass:            "needs the RuntimeClass object the workload names; a policy sees only the request's object",
 	rules.RuntimeClassIsolationMismatch: "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
 	rules.RuntimeClassBuildUnsupported:  "checks RuntimeClass objects' own scheduling pins; the exported policies match workloads only (a workload naming the class is windows-build-unsupported's)",
