@@ -99,7 +99,8 @@ func ruleVariables() []variable {
 	vs = append(vs, buildVariables(m)...)
 	vs = append(vs, nonRootVariables(m)...)
 	vs = append(vs, imageSourceVariable())
-	return append(vs, imageBuildVariables(m)...)
+	vs = append(vs, imageBuildVariables(m)...)
+	return append(vs, largeBaseVariable(m))
 }
 
 // cloudOSExpr is true when the workload's nodeSelector or required node

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -56,4 +57,22 @@ func TestWindowsNeedles(t *testing.T) {
 		t.Fatal("no reference was Windows: the test proves nothing")
 	}
 	t.Logf("%d of %d references Windows or of a build; needles %q", windows, len(refs), needles)
+}
+
+// TestGMSASignal holds the skip's gMSA test to the rule: every annotation
+// key gmsa-missing-credential-spec-name reports contains the needle
+// identitySignal looks for, so the skip never hides one.
+func TestGMSASignal(t *testing.T) {
+	t.Parallel()
+	const needle = "gmsa-credential-spec"
+	if !strings.Contains(identitySignal("[]"), "'"+needle+"'") {
+		t.Fatalf("identitySignal does not look for %q", needle)
+	}
+	for _, k := range []string{rules.GMSAPodAnnotation, "web" + rules.GMSAContainerAnnotation} {
+		for _, key := range []string{k, k + rules.GMSANameSuffix} {
+			if !strings.Contains(key, needle) {
+				t.Errorf("the rule reports annotation %q, which lacks %q: the skip would hide it", key, needle)
+			}
+		}
+	}
 }

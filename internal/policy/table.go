@@ -89,13 +89,10 @@ var notExportable = map[*rule.Rule]string{
 	rules.RuntimeClassIsolationMismatch: "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
 	rules.RuntimeClassBuildUnsupported:  "checks RuntimeClass objects' own scheduling pins; the exported policies match workloads only (a workload naming the class is windows-build-unsupported's)",
 
-	rules.WindowsMissingStartupProbe: "needs the image size table (large Windows base images); not compiled to CEL yet",
-
 	rules.WindowsServiceExternalTrafficLocal:   "needs other objects: a Service against the pods its selector matches",
 	rules.WindowsServiceSessionAffinity:        "needs other objects: a Service against the pods its selector matches",
 	rules.WindowsServiceSessionAffinityTimeout: "needs other objects: a Service against the pods its selector matches",
 	rules.WindowsServiceIPv6SingleStack:        "needs other objects: a Service against the pods its selector matches",
-	rules.GMSAMissingCredentialSpecName:        "not compiled to CEL yet",
 
 	rules.WindowsPoolUntainted: "checks node pools kept as code (Karpenter NodePools, eksctl ClusterConfig); the exported policies match workloads only",
 

@@ -105,6 +105,7 @@ func TestPoliciesDecideAsLint(t *testing.T) {
 		pairs, rejected, outside   int
 		denials, warned, disagreed int
 		reported                   int
+		fired                      = map[string]int{} // pairs in which lint reports a rule
 	)
 	jobs := make(chan sample)
 	var wg sync.WaitGroup
@@ -133,6 +134,14 @@ func TestPoliciesDecideAsLint(t *testing.T) {
 					}
 					if d.outside {
 						outside++
+					} else if !d.rejected {
+						seen := map[string]bool{}
+						for _, f := range fs {
+							if !seen[f.Rule] {
+								seen[f.Rule] = true
+								fired[f.Rule]++
+							}
+						}
 					}
 					if d.denied {
 						denials++
@@ -152,6 +161,7 @@ func TestPoliciesDecideAsLint(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d object × cluster pairs (%d objects × %d clusters: %s) in %s; %d denied, %d with warnings; %d rejected by the API server's own validation before admission; %d out of the policies' scope; %d disagreements",
 		pairs, len(samples), len(names), strings.Join(names, ", "), time.Since(start).Round(time.Second), denials, warned, rejected, outside, disagreed)
+	t.Logf("pairs in which lint reports each exported rule: %v", fired)
 	if disagreed > 0 {
 		t.Errorf("%d disagreements (seed %d); reproducers in %s", disagreed, seed, reproDir)
 	} else {

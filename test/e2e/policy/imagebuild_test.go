@@ -104,7 +104,6 @@ func TestImageBuildMismatchDenied(t *testing.T) {
 // host can be (10.0.65536, 11.0.20348). Every pair is judged as the
 // differential test judges it.
 func TestImageBuildHostsDecideAsLint(t *testing.T) {
-	m := winsupport.Default()
 	images := [][]string{
 		{"mcr.microsoft.com/windows/servercore:ltsc2016"}, {"mcr.microsoft.com/windows/servercore:ltsc2019"},
 		{"mcr.microsoft.com/windows/nanoserver:1809"}, {"mcr.microsoft.com/windows/servercore:10.0.17763.5458"},
@@ -176,14 +175,29 @@ func TestImageBuildHostsDecideAsLint(t *testing.T) {
 	} else {
 		t.Fatal(err)
 	}
+	counts := decideAsLint(t, "winkube-ib", samples, clusters, rules.ImageBuildMismatch)
+	if c := counts[rules.ImageBuildMismatch.ID]; c.linted == 0 || c.reported == 0 {
+		t.Errorf("image-build-mismatch fired in %d pairs and was denied in %d: the comparison compared nothing", c.linted, c.reported)
+	}
+}
+
+// ruleCount is how often lint reported a rule over the pairs of
+// decideAsLint, and in how many of those the policies reported it too
+// (the denial for an error, a warning for a warning).
+type ruleCount struct{ linted, reported int }
+
+// decideAsLint judges every sample under every cluster as
+// TestPoliciesDecideAsLint does, with a policy set of its own, and
+// counts the rules of interest.
+func decideAsLint(t *testing.T, set string, samples []sample, clusters map[string]*cluster.Cluster, of ...*rule.Rule) map[string]ruleCount {
+	t.Helper()
+	m := winsupport.Default()
 	names := make([]string, 0, len(clusters))
 	for n := range clusters {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-
 	s := startServer(t)
-	const set = "winkube-ib"
 	installSet(t, s, set, policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce})
 	covered := coveredRules(m)
 	canary := mustObject(t, windowsCanary)
@@ -197,9 +211,10 @@ func TestImageBuildHostsDecideAsLint(t *testing.T) {
 		})
 	}
 	var (
-		mu                              sync.Mutex
-		pairs, linted, denied, disagree int
+		mu                        sync.Mutex
+		pairs, rejected, disagree int
 	)
+	counts := map[string]ruleCount{}
 	jobs := make(chan sample)
 	var wg sync.WaitGroup
 	for range 4 {
@@ -209,18 +224,25 @@ func TestImageBuildHostsDecideAsLint(t *testing.T) {
 				for _, n := range names {
 					fs := lintOf(smp.obj, covered, clusters[n], m)
 					o := rq.dryRun(t.Context(), nsName(set, n), smp.obj)
-					d := judge(o, set, fs, false)
-					_, deniedFor, _ := policyRules(o, set)
+					d := judge(o, set, fs, outOfScope(smp.obj) != "")
+					warned, denied, _ := policyRules(o, set)
 					mu.Lock()
 					pairs++
-					for _, f := range fs {
-						if f.Rule == rules.ImageBuildMismatch.ID && f.Severity == rule.Error {
-							linted++
-							if deniedFor == f.Rule {
-								denied++
+					if d.rejected {
+						rejected++
+					}
+					for _, r := range of {
+						c := counts[r.ID]
+						for _, f := range fs {
+							if f.Rule == r.ID {
+								c.linted++
+								if (f.Severity == rule.Error && denied == r.ID) || (f.Severity == rule.Warning && warned[r.ID]) {
+									c.reported++
+								}
+								break
 							}
-							break
 						}
+						counts[r.ID] = c
 					}
 					if d.problem != "" {
 						disagree++
@@ -238,8 +260,6 @@ func TestImageBuildHostsDecideAsLint(t *testing.T) {
 	}
 	close(jobs)
 	wg.Wait()
-	t.Logf("%d pairs (%d objects × %d clusters); lint reports image-build-mismatch in %d, denied for it in %d; %d disagreements", pairs, len(samples), len(names), linted, denied, disagree)
-	if linted == 0 || denied == 0 {
-		t.Errorf("image-build-mismatch fired in %d pairs and denied %d: the comparison compared nothing", linted, denied)
-	}
+	t.Logf("%d pairs (%d objects × %d clusters), %d refused by the API server's own validation; %d disagreements; lint and policies per rule: %+v", pairs, len(samples), len(names), rejected, disagree, counts)
+	return counts
 }
