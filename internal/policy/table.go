@@ -76,7 +76,7 @@ var notExportable = map[*rule.Rule]string{
 	rules.RemovedAPIVersion:   "the API server refuses a version it no longer serves before any admission runs",
 	rules.InvalidObjectName:   "the API server's own validation rejects the name before validating admission policies run",
 	rules.ImageUnresolved:     "needs the image registry; a policy sees only the request's object",
-	rules.ImplausibleQuantity: "not compiled to CEL yet",
+	rules.ImplausibleQuantity: "fires on workloads of any OS, so the skip of workloads no rule can fire on would have to read every container's memory quantities, and its message prints the byte count as Go's %.3f of a float, whose ties CEL does not round alike; not compiled to CEL yet",
 	rules.LegacyNodeLabel:     "needs the cluster's node labels (a hand-made label the nodes carry is fine); the API server already warns on the beta OS label",
 
 	rules.WindowsOptionsOnLinux:        "API rejection: the API server's own validation rejects these pods before admission policies run",
