@@ -39,7 +39,10 @@ func imageBuildVariables(m winsupport.Model) []variable {
 	// 'Windows pool "name" (build)', a pin 'the pinned build ...'.
 	pool := `h[0].startsWith('Windows pool ')`
 	bad := `[variables.buildHosts.filter(h, !` + buildRuns(m, "h[1]", "b") + `)].map(x, [x.filter(h, ` + pool + `).map(h, h[0]), x.filter(h, !` + pool + `).map(h, h[1])])[0]`
-	checked := `b != '' && variables.imgPlatforms[i] == 'windows' && !(b in ` + celList(eol) + `)`
+	// ParseImage makes every image with a build Windows, so the rule's
+	// platform test adds nothing to b != '' (and imgPlatforms, its
+	// costliest variable, is left unevaluated for pinned workloads).
+	checked := `b != '' && !(b in ` + celList(eol) + `)`
 	return []variable{
 		{"buildBad", `!variables.hostProcess && variables.schedWindows && variables.os != 'linux' ? ` +
 			`variables.imgBuilds.transformList(i, b, ` + checked + ` ? ` + bad + ` : [[], []]) : ` +
