@@ -96,9 +96,7 @@ func buildRuns(m winsupport.Model, host, image string) string {
 // runsRelation renders the process-isolation relation of winsupport as
 // CEL literals: known maps each build of the model to the builds of the
 // model it runs; ranges maps each build of the model to the host versions
-// that run it, as [low, high] ranges of major<<24 | minor<<16 | build.
-// HostRuns needs the host's major.minor to be the image's, so only those
-// hosts are scanned.
+// that run it (hostRanges).
 func runsRelation(m winsupport.Model) (known, ranges string) {
 	var k, r []string
 	for _, h := range m.Builds() {
@@ -111,23 +109,35 @@ func runsRelation(m winsupport.Model) (known, ranges string) {
 		k = append(k, celString(h.Build)+": "+celList(runs))
 	}
 	for _, i := range m.Builds() {
-		img := winsupport.ParseOSVersion(i.Build)
-		base := int(img.Major)<<24 | int(img.Minor)<<16
 		var spans []string
-		lo := -1
-		for b := 0; b <= 0x10000; b++ {
-			runs := b <= 0xffff && winsupport.HostRuns(winsupport.OSVersion{Major: img.Major, Minor: img.Minor, Build: uint16(b)}, img, winsupport.ProcessIsolation)
-			switch {
-			case runs && lo < 0:
-				lo = b
-			case !runs && lo >= 0:
-				spans = append(spans, fmt.Sprintf("[%d, %d]", base|lo, base|(b-1)))
-				lo = -1
-			}
+		for _, sp := range hostRanges(i.Build) {
+			spans = append(spans, fmt.Sprintf("[%d, %d]", sp[0], sp[1]))
 		}
 		r = append(r, celString(i.Build)+": ["+strings.Join(spans, ", ")+"]")
 	}
 	sort.Strings(k)
 	sort.Strings(r)
 	return "{" + strings.Join(k, ", ") + "}", "{" + strings.Join(r, ", ") + "}"
+}
+
+// hostRanges are the host versions that run an image build under process
+// isolation (winsupport.HostRuns), as [low, high] ranges of
+// major<<24 | minor<<16 | build. HostRuns needs the host's major.minor
+// to be the image's, so only those hosts are scanned.
+func hostRanges(image string) [][2]int {
+	img := winsupport.ParseOSVersion(image)
+	base := int(img.Major)<<24 | int(img.Minor)<<16
+	var out [][2]int
+	lo := -1
+	for b := 0; b <= 0x10000; b++ {
+		runs := b <= 0xffff && winsupport.HostRuns(winsupport.OSVersion{Major: img.Major, Minor: img.Minor, Build: uint16(b)}, img, winsupport.ProcessIsolation)
+		switch {
+		case runs && lo < 0:
+			lo = b
+		case !runs && lo >= 0:
+			out = append(out, [2]int{base | lo, base | (b - 1)})
+			lo = -1
+		}
+	}
+	return out
 }
