@@ -50,10 +50,38 @@ func rootName(s string) string {
 	return s + `.matches(` + celString(`(?i)^`+regexp.QuoteMeta(winsupport.WindowsRootUserName)+`$`) + `)`
 }
 
+// templateAnnotations is CEL for the pod template's annotations
+// (manifest.Workload.Template; the Pod's own for a Pod).
+const templateAnnotations = `(object.kind == 'Pod' ? object.metadata.?annotations.orValue({}) : object.kind == 'PodTemplate' ? object.template.?metadata.?annotations.orValue({}) : ` +
+	`object.kind == 'CronJob' ? object.spec.jobTemplate.spec.template.?metadata.?annotations.orValue({}) : object.spec.template.?metadata.?annotations.orValue({}))`
+
+// gmsaChecks is gmsa-missing-credential-spec-name, for any workload: the
+// gMSA webhook's refusal of a credential spec without its name (the pod's,
+// then each init and regular container's), then the legacy alpha
+// annotations of the pod template in key order.
+func gmsaChecks(winsupport.Model) []check {
+	inlined := func(sc string) string {
+		return sc + `.?windowsOptions.?gmsaCredentialSpec.hasValue() && !` + sc + `.?windowsOptions.?gmsaCredentialSpecName.hasValue()`
+	}
+	pod := inlined(`variables.spec.?securityContext`)
+	ctr := inlined(`c.?securityContext`)
+	base := `(k.endsWith(` + celString(rules.GMSANameSuffix) + `) ? k.substring(0, size(k) - ` + strconv.Itoa(len(rules.GMSANameSuffix)) + `) : k)`
+	legacy := base + ` == ` + celString(rules.GMSAPodAnnotation) + ` || (` + base + `.endsWith(` + celString(rules.GMSAContainerAnnotation) + `) && size(` + base + `) > ` + strconv.Itoa(len(rules.GMSAContainerAnnotation)) + `)`
+	containers := func(kind, list string) string {
+		return `variables.spec.?` + list + `.orValue([]).filter(c, ` + ctr + `).map(c, ` + celf(rules.GMSAInlinedWithoutNameMsg, celString(kind), `c.name`) + `)`
+	}
+	msgs := `(` + pod + ` ? [` + celf(rules.GMSAInlinedWithoutNameMsg, `'pod'`, `object.metadata.?name.orValue('')`) + `] : []) + ` +
+		containers("initContainer", "initContainers") + ` + ` + containers("container", "containers") + ` + ` +
+		templateAnnotations + `.map(k, k).filter(k, ` + legacy + `).sortBy(k, k).map(k, ` + celf(rules.GMSALegacyAnnotationMsg, `k`) + `)`
+	fires := `(` + pod + `) || variables.spec.?initContainers.orValue([]).exists(c, ` + ctr + `) || variables.spec.?containers.orValue([]).exists(c, ` + ctr + `) || ` +
+		templateAnnotations + `.exists(k, ` + legacy + `)`
+	return []check{{expr: fires, detail: `(` + msgs + `).join('; ')`}}
+}
+
 var identityChecks = map[*rule.Rule]exporter{
+	rules.GMSAMissingCredentialSpecName: gmsaChecks,
 	rules.WindowsIgnoredAnnotation: func(winsupport.Model) []check {
-		ann := `(object.kind == 'Pod' ? object.metadata.?annotations.orValue({}) : object.kind == 'PodTemplate' ? object.template.?metadata.?annotations.orValue({}) : ` +
-			`object.kind == 'CronJob' ? object.spec.jobTemplate.spec.template.?metadata.?annotations.orValue({}) : object.spec.template.?metadata.?annotations.orValue({}))`
+		ann := templateAnnotations
 		keys := celList(rules.IgnoredWindowsAnnotationKeys())
 		return []check{{expr: keys + `.exists(k, k in ` + ann + `)`,
 			detail: keys + `.filter(k, k in ` + ann + `).map(k, ` + celf(rules.IgnoredAnnotationMsg, `k`, ann+`[k]`) + `).join('; ')`}}

@@ -99,6 +99,8 @@ func ruleVariables() []variable {
 	vs = append(vs, buildVariables(m)...)
 	vs = append(vs, nonRootVariables(m)...)
 	vs = append(vs, imageSourceVariable())
+	vs = append(vs, imageBuildVariables(m)...)
+	vs = append(vs, largeBaseVariable(m))
 	return append(vs, networkVariables()...)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -34,7 +35,11 @@ const specExpr = `(object.kind == 'Pod' ? object.spec : object.kind == 'PodTempl
 //     or HostProcess; windows-image-on-linux a Windows image;
 //     windows-build-unsupported and sac-image-eol an image whose tag names
 //     a Windows build, or a windows-build or cloud OS label pin
-//     (winsupport.CloudOSLabelKeys), which is a signal whatever its value.
+//     (winsupport.CloudOSLabelKeys), which is a signal whatever its value;
+//   - on any workload, gmsa-missing-credential-spec-name needs a
+//     gmsaCredentialSpec in windowsOptions or a pod template annotation
+//     naming gmsa-credential-spec (a superset of its alpha annotations),
+//     windows-ignored-annotation one of its annotations.
 //
 // The Windows-image test is a superset of winsupport.Model.ParseImage's
 // Windows verdict and of a tag naming a build (imgPlatforms, imgBuilds):
@@ -71,6 +76,7 @@ func mayFireCondition(noWindows string) string {
 	signal := `(s.?os.?name.orValue('') == 'windows' || ` +
 		`s.?securityContext.?windowsOptions.?hostProcess.orValue(false) || ` +
 		ctrs + `.exists(c, c.?securityContext.?windowsOptions.?hostProcess.orValue(false) || ` + imageNeedles(winsupport.Default(), `c.?image.orValue('').lowerAscii()`) + `) || ` +
+		identitySignal(ctrs) + ` || ` +
 		`s.?nodeSelector.orValue({}).exists(k, k in ` + pins + ` || (k in ` + osOnly + ` && s.nodeSelector[k] != 'linux')) || ` +
 		terms + `.exists(t, t.?matchExpressions.orValue([]).exists(e, e.key in ` + pins + ` || (e.key in ` + osOnly + ` && !` + excludesWindows + `))))`
 	return `[` + specExpr + `].all(s, !((` + linuxPin + ` || ` + noWindows + `) && !` + signal + `))`
@@ -124,4 +130,13 @@ func windowsNeedles(m winsupport.Model) []string {
 		}
 	}
 	return kept
+}
+
+// identitySignal is CEL for "the workload configures gMSA or names an
+// annotation windows-ignored-annotation reports": windowsOptions'
+// gmsaCredentialSpec on the pod spec s or a container, or a pod template
+// annotation key containing gmsa-credential-spec or in the rule's list.
+func identitySignal(ctrs string) string {
+	return `(s.?securityContext.?windowsOptions.?gmsaCredentialSpec.hasValue() || ` + ctrs + `.exists(c, c.?securityContext.?windowsOptions.?gmsaCredentialSpec.hasValue()) || ` +
+		templateAnnotations + `.exists(k, k.contains('gmsa-credential-spec') || k in ` + celList(rules.IgnoredWindowsAnnotationKeys()) + `))`
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -68,6 +69,24 @@ func TestNetworkChecksNeedWindows(t *testing.T) {
 		for _, c := range e(winsupport.Default()) {
 			if !strings.HasPrefix(c.expr, win+" && ") {
 				t.Errorf("%s: check %q does not start with %q", r.ID, c.expr, win+" && ")
+			}
+		}
+	}
+}
+
+// TestGMSASignal holds the skip's gMSA test to the rule: every annotation
+// key gmsa-missing-credential-spec-name reports contains the needle
+// identitySignal looks for, so the skip never hides one.
+func TestGMSASignal(t *testing.T) {
+	t.Parallel()
+	const needle = "gmsa-credential-spec"
+	if !strings.Contains(identitySignal("[]"), "'"+needle+"'") {
+		t.Fatalf("identitySignal does not look for %q", needle)
+	}
+	for _, k := range []string{rules.GMSAPodAnnotation, "web" + rules.GMSAContainerAnnotation} {
+		for _, key := range []string{k, k + rules.GMSANameSuffix} {
+			if !strings.Contains(key, needle) {
+				t.Errorf("the rule reports annotation %q, which lacks %q: the skip would hide it", key, needle)
 			}
 		}
 	}

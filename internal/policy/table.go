@@ -76,7 +76,7 @@ var notExportable = map[*rule.Rule]string{
 	rules.RemovedAPIVersion:   "the API server refuses a version it no longer serves before any admission runs",
 	rules.InvalidObjectName:   "the API server's own validation rejects the name before validating admission policies run",
 	rules.ImageUnresolved:     "needs the image registry; a policy sees only the request's object",
-	rules.ImplausibleQuantity: "not compiled to CEL yet",
+	rules.ImplausibleQuantity: "fires on workloads of any OS, so the skip of workloads no rule can fire on would have to read every container's memory quantities, and its message prints the byte count as Go's %.3f of a float, whose ties CEL does not round alike; not compiled to CEL yet",
 	rules.LegacyNodeLabel:     "needs the cluster's node labels (a hand-made label the nodes carry is fine); the API server already warns on the beta OS label",
 
 	rules.WindowsOptionsOnLinux:        "API rejection: the API server's own validation rejects these pods before admission policies run",
@@ -85,18 +85,14 @@ var notExportable = map[*rule.Rule]string{
 	rules.WindowsUsernameFormat:        "API rejection: the API server's own validation rejects these pods before admission policies run",
 	rules.GMSACredentialSpecNameFormat: "API rejection: the API server's own validation rejects these pods before admission policies run",
 
-	rules.ImageBuildMismatch:            "needs each image's Windows build from the tag tables (with the per-repository tag exceptions) against the reachable pools' builds; not compiled to CEL yet",
 	rules.HyperVRuntimeClass:            "needs the RuntimeClass object the workload names; a policy sees only the request's object",
 	rules.RuntimeClassIsolationMismatch: "checks RuntimeClass objects against their handlers; the exported policies match workloads only",
 	rules.RuntimeClassBuildUnsupported:  "checks RuntimeClass objects' own scheduling pins; the exported policies match workloads only (a workload naming the class is windows-build-unsupported's)",
-
-	rules.WindowsMissingStartupProbe: "needs the image size table (large Windows base images); not compiled to CEL yet",
 
 	rules.WindowsServiceExternalTrafficLocal:   "needs other objects: a Service against the pods its selector matches",
 	rules.WindowsServiceSessionAffinity:        "needs other objects: a Service against the pods its selector matches",
 	rules.WindowsServiceSessionAffinityTimeout: "needs other objects: a Service against the pods its selector matches",
 	rules.WindowsServiceIPv6SingleStack:        "needs other objects: a Service against the pods its selector matches",
-	rules.GMSAMissingCredentialSpecName:        "not compiled to CEL yet",
 
 	rules.WindowsPoolUntainted: "checks node pools kept as code (Karpenter NodePools, eksctl ClusterConfig); the exported policies match workloads only",
 

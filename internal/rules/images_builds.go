@@ -13,6 +13,18 @@ import (
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
+// The message templates of image-build-mismatch's error, which the
+// exported CEL builds from too (internal/policy checks_imagebuild.go).
+const (
+	ImageBuiltForMsg        = "image %q is built for %s"
+	BuildInferredMsg        = " (inferred from its tag)"
+	BuildNodeUnsupportedMsg = " (unsupported as a node OS by Kubernetes %s)"
+	BuildLandsOnMsg         = "the workload can land on %s"
+	BuildPinsMsg            = "the workload pins node.kubernetes.io/windows-build %s"
+	BuildMismatchMsg        = "%s but %s; %s its containers fail to start there: %s"
+	ProcessIsolationMsg     = "under process isolation"
+)
+
 // ImageBuildMismatch: the Windows build of a node the workload can land
 // on must run the image's build.
 var ImageBuildMismatch = &rule.Rule{
@@ -110,29 +122,29 @@ func reportBuildMismatch(p *rule.Pass, img winsupport.Image, path *field.Path, p
 	}
 	var where []string
 	if len(badPools) > 0 {
-		where = append(where, "the workload can land on "+hostList(badPools, false))
+		where = append(where, fmt.Sprintf(BuildLandsOnMsg, hostList(badPools, false)))
 	}
 	if len(badPins) > 0 {
-		where = append(where, "the workload pins node.kubernetes.io/windows-build "+hostList(badPins, true))
+		where = append(where, fmt.Sprintf(BuildPinsMsg, hostList(badPins, true)))
 	}
-	built := fmt.Sprintf("image %q is built for %s", img.Ref, buildName(p, img.Build.Build))
+	built := fmt.Sprintf(ImageBuiltForMsg, img.Ref, buildName(p, img.Build.Build))
 	switch {
 	case p.Images != nil:
 		built += " (by its tag: the registry could not be asked)"
 	case img.BuildInferred:
-		built += " (inferred from its tag)"
+		built += BuildInferredMsg
 	}
 	if b := *img.Build; len(where) > 0 && !(b.Channel == winsupport.SAC && b.EOL) && !p.Model.NodeSupported(b) {
 		// One finding per cause: windows-build-unsupported leaves this image to us.
-		built += fmt.Sprintf(" (unsupported as a node OS by Kubernetes %s)", p.Model.V)
+		built += fmt.Sprintf(BuildNodeUnsupportedMsg, p.Model.V)
 	}
 	if len(where) > 0 {
-		how := "under process isolation"
+		how := ProcessIsolationMsg
 		if f.HyperV {
 			how = "even with Hyper-V isolation a container cannot run a newer build than its host, and"
 		}
 		p.Report(rule.Finding{Path: rule.Path(path),
-			Message: fmt.Sprintf("%s but %s; %s its containers fail to start there: %s", built, strings.Join(where, " and "), how, winsupport.HostOSMismatch),
+			Message: fmt.Sprintf(BuildMismatchMsg, built, strings.Join(where, " and "), how, winsupport.HostOSMismatch),
 			Hint:    runnableHint(p, slicesConcat(badPools, badPins), f.HyperV) + ", or pin node.kubernetes.io/windows-build to " + img.Build.Build})
 	}
 	if len(hyperv) > 0 {

@@ -12,6 +12,10 @@ import (
 	"github.com/winkube/winkube/internal/target"
 )
 
+// MissingStartupProbeMsg is windows-missing-startup-probe's message, which
+// the exported CEL builds from too.
+const MissingStartupProbeMsg = "container %q runs a large Windows image (%s) and has a liveness probe but no startup probe; Windows containers start 10-30 s slower and the liveness probe can restart it in a loop"
+
 // WindowsMissingStartupProbe: a liveness probe that can kill a slow
 // Windows container before it has started.
 var WindowsMissingStartupProbe = &rule.Rule{
@@ -59,7 +63,7 @@ func checkStartupProbe(p *rule.Pass, c *corev1.Container, path *field.Path) {
 	}
 	f := rule.Finding{
 		Path:    rule.Path(path.Child("livenessProbe")),
-		Message: fmt.Sprintf("container %q runs a large Windows image (%s) and has a liveness probe but no startup probe; Windows containers start 10-30 s slower and the liveness probe can restart it in a loop", c.Name, size),
+		Message: fmt.Sprintf(MissingStartupProbeMsg, c.Name, size),
 		Hint:    "add a startupProbe with the same check and a generous failureThreshold",
 	}
 	if v, err := startupProbeFor(c.LivenessProbe); err == nil {

@@ -13,11 +13,20 @@ import (
 
 // Legacy gMSA annotations of the v1.14 alpha, replaced by the
 // windowsOptions fields (beta 1.16, GA 1.18): a pod-wide pair and a
-// per-container pair prefixed with the container's name.
+// per-container pair prefixed with the container's name. Exported for
+// the policies' CEL.
 const (
-	gmsaPodAnnotation       = "pod.alpha.windows.kubernetes.io/gmsa-credential-spec"
-	gmsaContainerAnnotation = ".container.alpha.windows.kubernetes.io/gmsa-credential-spec"
-	gmsaNameSuffix          = "-name"
+	GMSAPodAnnotation       = "pod.alpha.windows.kubernetes.io/gmsa-credential-spec"
+	GMSAContainerAnnotation = ".container.alpha.windows.kubernetes.io/gmsa-credential-spec"
+	GMSANameSuffix          = "-name"
+)
+
+// The messages of gmsa-missing-credential-spec-name, which the exported
+// CEL builds from too: the first is the gMSA webhook's, with the object
+// kind and name.
+const (
+	GMSAInlinedWithoutNameMsg = "%s %q has a GMSA cred spec set, but does not define the name of the corresponding resource"
+	GMSALegacyAnnotationMsg   = "legacy alpha gMSA annotation %q is not read by current kubelets or the gMSA webhook; use securityContext.windowsOptions.gmsaCredentialSpecName"
 )
 
 // GMSAMissingCredentialSpecName: gMSA configured without naming the
@@ -42,12 +51,12 @@ var GMSAMissingCredentialSpecName = &rule.Rule{
 		s, base := p.Workload.Spec, p.Workload.SpecPath
 		name := p.Object.Name
 		if s.SecurityContext != nil {
-			gmsaInlinedWithoutName(p, s.SecurityContext.WindowsOptions, base.Child("securityContext"), fmt.Sprintf("pod %q", name))
+			gmsaInlinedWithoutName(p, s.SecurityContext.WindowsOptions, base.Child("securityContext"), "pod", name)
 		}
 		visit := func(kind string, cs []corev1.Container, path *field.Path) {
 			for i := range cs {
 				if sc := cs[i].SecurityContext; sc != nil {
-					gmsaInlinedWithoutName(p, sc.WindowsOptions, path.Index(i).Child("securityContext"), fmt.Sprintf("%s %q", kind, cs[i].Name))
+					gmsaInlinedWithoutName(p, sc.WindowsOptions, path.Index(i).Child("securityContext"), kind, cs[i].Name)
 				}
 			}
 		}
@@ -59,13 +68,13 @@ var GMSAMissingCredentialSpecName = &rule.Rule{
 
 // gmsaInlinedWithoutName reports credential spec contents without a name, in
 // the gMSA webhook's words.
-func gmsaInlinedWithoutName(p *rule.Pass, wo *corev1.WindowsSecurityContextOptions, sc *field.Path, who string) {
+func gmsaInlinedWithoutName(p *rule.Pass, wo *corev1.WindowsSecurityContextOptions, sc *field.Path, kind, name string) {
 	if wo == nil || wo.GMSACredentialSpec == nil || wo.GMSACredentialSpecName != nil {
 		return
 	}
 	p.Report(rule.Finding{
 		Path:    rule.Path(sc.Child("windowsOptions", "gmsaCredentialSpec")),
-		Message: who + " has a GMSA cred spec set, but does not define the name of the corresponding resource",
+		Message: fmt.Sprintf(GMSAInlinedWithoutNameMsg, kind, name),
 		Hint:    "set windowsOptions.gmsaCredentialSpecName to the GMSACredentialSpec resource and let the gMSA webhook inline its contents",
 	})
 }
@@ -87,7 +96,7 @@ func gmsaLegacyAnnotations(p *rule.Pass) {
 		}
 		path := meta + ".annotations[" + k + "]"
 		f := rule.Finding{Path: path,
-			Message: fmt.Sprintf("legacy alpha gMSA annotation %q is not read by current kubelets or the gMSA webhook; use securityContext.windowsOptions.gmsaCredentialSpecName", k),
+			Message: fmt.Sprintf(GMSALegacyAnnotationMsg, k),
 			Hint:    "name the GMSACredentialSpec resource in windowsOptions.gmsaCredentialSpecName and remove the annotation"}
 		f.Fix = gmsaLegacyFix(k, ann[k], path, scope)
 		p.Report(f)
@@ -98,11 +107,11 @@ func gmsaLegacyAnnotations(p *rule.Pass) {
 // for: the pod's, or the named container's (nil when no container has the
 // name).
 func gmsaLegacyScope(p *rule.Pass, key string) (*field.Path, bool) {
-	base := strings.TrimSuffix(key, gmsaNameSuffix)
-	if base == gmsaPodAnnotation {
+	base := strings.TrimSuffix(key, GMSANameSuffix)
+	if base == GMSAPodAnnotation {
 		return p.Workload.SpecPath.Child("securityContext"), true
 	}
-	ctr, ok := strings.CutSuffix(base, gmsaContainerAnnotation)
+	ctr, ok := strings.CutSuffix(base, GMSAContainerAnnotation)
 	if !ok || ctr == "" {
 		return nil, false
 	}
@@ -123,7 +132,7 @@ func gmsaLegacyScope(p *rule.Pass, key string) (*field.Path, bool) {
 // the pod gains an Active Directory identity it did not have. The contents
 // annotations name no resource, so they get no fix.
 func gmsaLegacyFix(key, value, path string, scope *field.Path) *rule.Fix {
-	if !strings.HasSuffix(key, gmsaNameSuffix) || scope == nil || value == "" {
+	if !strings.HasSuffix(key, GMSANameSuffix) || scope == nil || value == "" {
 		return nil
 	}
 	return &rule.Fix{Title: "move " + key + " into gmsaCredentialSpecName", Edits: []rule.Edit{

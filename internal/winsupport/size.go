@@ -127,3 +127,37 @@ func (Model) BaseImages() []BaseImage {
 	}
 	return out
 }
+
+// BaseImageRepo is a row of the base image table: Repo matches itself
+// and, unless Exact, every repository below it.
+type BaseImageRepo struct {
+	Repo  string
+	Exact bool
+	Base  BaseImage
+}
+
+// BaseImageRepos returns the base image table, which the exported
+// admission policies compile into CEL.
+func (Model) BaseImageRepos() []BaseImageRepo {
+	out := make([]BaseImageRepo, len(baseImageTable))
+	for i, r := range baseImageTable {
+		out[i] = BaseImageRepo(r)
+	}
+	return out
+}
+
+// BaseTagWord is a word of a Windows image's tag that names its base.
+type BaseTagWord struct {
+	Word string
+	Base BaseImage
+}
+
+// BaseTagWords returns the tag words ImageBase reads, in the order it
+// tries them.
+func (Model) BaseTagWords() []BaseTagWord {
+	out := make([]BaseTagWord, len(baseTagWords))
+	for i, w := range baseTagWords {
+		out[i] = BaseTagWord(w)
+	}
+	return out
+}

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/yaml"
 
 	"github.com/winkube/winkube/internal/cluster"
@@ -35,6 +36,8 @@ var (
 		"mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019", "mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2022",
 		"docker.io/microsoft/windowsservercore:1709", "mcr.microsoft.com/windows:1809", "contoso.azurecr.io/legacy/billing:3.2.0-ltsc2022",
 		"contoso.azurecr.io/tools:1903", "mcr.microsoft.com/oss/kubernetes/pause:3.9",
+		"mcr.microsoft.com/windows/server:ltsc2025", "mcr.microsoft.com/powershell:lts-windowsservercore-ltsc2022",
+		"mcr.microsoft.com/dotnet/aspnet:8.0-nanoserver-ltsc2022", "docker.io/microsoft/iis:windowsservercore-1803",
 	}
 	genKinds = []struct{ apiVersion, kind string }{
 		{"v1", "Pod"}, {"apps/v1", "Deployment"}, {"apps/v1", "DaemonSet"}, {"apps/v1", "StatefulSet"}, {"apps/v1", "ReplicaSet"},
@@ -175,7 +178,20 @@ func genPodSpec(r *rand.Rand) corev1.PodSpec {
 		if chance(0.05) {
 			c.Command = []string{"/bin/sh", "-c", "run"}
 		}
+		// Probes: a liveness probe alone on a large Windows base is
+		// windows-missing-startup-probe's; with a startup probe it is not.
+		if chance(0.3) {
+			check := corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/healthz", Port: intstr.FromInt32(8080)}}
+			c.LivenessProbe = &corev1.Probe{ProbeHandler: check, PeriodSeconds: 10}
+			if chance(0.3) {
+				c.StartupProbe = &corev1.Probe{ProbeHandler: check, PeriodSeconds: 10, FailureThreshold: 30}
+			}
+		}
 		if i == 0 && n > 1 && chance(0.3) {
+			if chance(0.5) {
+				always := corev1.ContainerRestartPolicyAlways // a sidecar
+				c.RestartPolicy = &always
+			}
 			s.InitContainers = append(s.InitContainers, c)
 			continue
 		}
