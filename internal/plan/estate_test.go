@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -210,7 +211,7 @@ func checkPlanCause(t *testing.T, w Workload, c Cause) {
 		}
 	case "moved":
 		want = "pods move from " + poolsText(b.Pools) + " to " + poolsText(a.Pools)
-		if samePools(b.Pools, a.Pools) {
+		if slices.Equal(b.Pools, a.Pools) {
 			t.Errorf("%s: moved, but the pools are the same: %v", w.Workload, a.Pools)
 		}
 	default:

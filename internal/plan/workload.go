@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/winkube/winkube/internal/rule"
@@ -106,7 +107,7 @@ func verdict(w Workload) string {
 		return Degraded
 	case a.Ready > b.Ready:
 		return Fixed
-	case !samePools(b.Pools, a.Pools):
+	case !slices.Equal(b.Pools, a.Pools):
 		return Moves
 	}
 	for _, c := range w.Causes {
@@ -115,18 +116,6 @@ func verdict(w Workload) string {
 		}
 	}
 	return Unchanged
-}
-
-func samePools(a, b []simulate.PoolCount) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // runtimeCauses are the after-state's messages that the before-state did
@@ -170,7 +159,7 @@ func planCauses(w Workload) []Cause {
 		out = append(out, Cause{Kind: "plan", ID: "capacity-lost", Severity: "error",
 			Message: fmt.Sprintf("%d of %d ready replicas are lost (before %d ready, after %d)", b.Ready-a.Ready, b.Ready, b.Ready, a.Ready)})
 	}
-	if !samePools(b.Pools, a.Pools) && a.Ready > 0 && b.Ready > 0 {
+	if !slices.Equal(b.Pools, a.Pools) && a.Ready > 0 && b.Ready > 0 {
 		out = append(out, Cause{Kind: "plan", ID: "moved", Severity: "info",
 			Message: fmt.Sprintf("pods move from %s to %s", poolsText(b.Pools), poolsText(a.Pools))})
 	}

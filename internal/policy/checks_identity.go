@@ -98,6 +98,15 @@ var identityChecks = map[*rule.Rule]exporter{
 		return []check{{expr: `variables.containers.exists(i, c, ` + retired + `)`,
 			detail: `variables.containers.transformList(i, c, ` + retired + `, ` + celf(rules.RetiredImageMsg, `c.image`, moved+`[variables.imgRepos[i]]`) + `).join('; ')`}}
 	},
+	rules.WindowsImageRepositoryDeleted: func(winsupport.Model) []check {
+		// winsupport.Model.DeletedRepo, in a workload of any OS; the skip
+		// condition sees the images by their "windows" needle
+		// (TestDeletedReposHoldANeedle).
+		deleted := `variables.imgRepos[i] in ` + celList(winsupport.DeletedRepos())
+		return []check{{expr: `variables.containers.exists(i, c, ` + deleted + `)`,
+			detail: `variables.containers.transformList(i, c, ` + deleted + `, ` +
+				celf(rules.DeletedRepoMsg, `c.image`, `variables.imgRepos[i].substring(`+strconv.Itoa(len("docker.io/"))+`)`, celString(winsupport.PullAccessDenied)) + `).join('; ')`}}
+	},
 	rules.WindowsImageTagUnpublished: func(m winsupport.Model) []check {
 		// winsupport.Model.UnpublishedTag: Nano Server's 2019 build is
 		// tagged 1809, never ltsc2019 (the build's first tag).

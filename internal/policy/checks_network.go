@@ -37,7 +37,7 @@ var networkChecks = map[*rule.Rule]exporter{
 		return []check{{expr: win + ` && variables.hostProcess && size(variables.nodePortMsgs) > 0`, detail: `variables.nodePortMsgs.join('; ')`}}
 	},
 	rules.WindowsICMPOutbound: func(winsupport.Model) []check {
-		return []check{{expr: win + ` && size(variables.icmpPools) > 0 && size(variables.icmpMsgs) > 0`, detail: `variables.icmpMsgs.join('; ')`}}
+		return []check{{expr: win + ` && !variables.hostProcess && size(variables.icmpPools) > 0 && size(variables.icmpMsgs) > 0`, detail: `variables.icmpMsgs.join('; ')`}}
 	},
 	rules.WindowsContainerPortLoopback: func(winsupport.Model) []check {
 		// Per container, command then args: the arguments binding a port

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,22 @@ func TestGMSASignal(t *testing.T) {
 			if !strings.Contains(key, needle) {
 				t.Errorf("the rule reports annotation %q, which lacks %q: the skip would hide it", key, needle)
 			}
+		}
+	}
+}
+
+// TestDeletedReposHoldANeedle: windows-image-repository-deleted fires in a
+// workload of any OS, so each repository it knows must hold a Windows
+// needle for the skip condition to let its workloads through.
+func TestDeletedReposHoldANeedle(t *testing.T) {
+	t.Parallel()
+	needles := windowsNeedles(winsupport.Default())
+	for _, r := range winsupport.DeletedRepos() {
+		if !slices.ContainsFunc(needles, func(n string) bool { return strings.Contains(strings.ToLower(r), n) }) {
+			t.Errorf("%s holds none of %q: the policies would skip its workloads", r, needles)
+		}
+		if !strings.HasPrefix(r, "docker.io/") {
+			t.Errorf("%s: the exported message trims a docker.io/ prefix it does not have", r)
 		}
 	}
 }

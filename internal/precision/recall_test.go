@@ -15,11 +15,11 @@ const (
 	// recallTarget is issue 20's bar: at least 90% of the reviewed misses
 	// found.
 	recallTarget = 0.90
-	// recallFloor is the recall at the last review (17 of 18 reviewed
+	// recallFloor is the recall at the last review (19 of 20 reviewed
 	// misses found; the open one is a HostProcess collector's cluster DNS
 	// name in an operator resource's ConfigMap): a change that loses a
 	// found miss fails.
-	recallFloor = 17.0 / 18
+	recallFloor = 19.0 / 20
 )
 
 // miss is a problem an expert finds by reading a public file: the rule

@@ -23,6 +23,7 @@ var imageRules = []*rule.Rule{
 	RuntimeClassBuildUnsupported,
 	WindowsIgnoredAnnotation,
 	RetiredWindowsImage,
+	WindowsImageRepositoryDeleted,
 	WindowsImageTagUnpublished,
 }
 

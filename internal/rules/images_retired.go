@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -13,6 +14,7 @@ import (
 // Messages of the two rules, which the exported policies share.
 const (
 	RetiredImageMsg   = "image %q is in Microsoft's retired Docker Hub repository, which gets no new tags or security updates; its images moved to %s"
+	DeletedRepoMsg    = "image %q is in %s, a repository Microsoft deleted with all its tags when it suspended SQL Server on Windows containers (2021): the pull fails with %q and the pod never starts"
 	UnpublishedTagMsg = "image %q does not exist: the repository tags this build %q; the pull fails with manifest unknown"
 )
 
@@ -43,6 +45,35 @@ var RetiredWindowsImage = &rule.Rule{
 			p.Report(rule.Finding{Path: rule.Path(cp.Child("image")),
 				Message: fmt.Sprintf(RetiredImageMsg, c.Image, to),
 				Hint:    fmt.Sprintf("use %s with a tag for your nodes' Windows build", to)})
+		})
+	},
+}
+
+// WindowsImageRepositoryDeleted: a repository Microsoft deleted.
+var WindowsImageRepositoryDeleted = &rule.Rule{
+	ID:       "windows-image-repository-deleted",
+	Title:    "Image from a Windows repository Microsoft deleted",
+	Severity: rule.Error,
+	Category: rule.Images,
+	Doc: rule.Doc{
+		What: "Reports containers whose image is in one of SQL Server's Windows container repositories on Docker Hub (microsoft/mssql-server-windows, microsoft/mssql-server-windows-developer, microsoft/mssql-server-windows-express), with any tag or digest, in a workload of any OS: the repositories no longer exist.",
+		Why:  "Microsoft suspended the SQL Server on Windows Containers beta in 2021 and deleted these repositories with all their tags; there is no successor image for Windows. containerd cannot resolve the reference (`" + winsupport.PullAccessDenied + "`), the pod stays in ErrImagePull / ImagePullBackOff, and samples written before 2021 (eShopModernizing's SQL Server Deployments, for one) still name them.",
+		Fix:  "Run SQL Server from mcr.microsoft.com/mssql/server in a Linux pod (pinned to kubernetes.io/os: linux) and reach it through a Service from the Windows workloads, or build your own Windows image from the sample Dockerfiles in microsoft/mssql-docker and push it to a registry you control.",
+		Sources: []string{
+			"https://techcommunity.microsoft.com/blog/sqlserver/update--beta-program-for-sql-server-on-windows-container-is-suspended-/2516639 (the repositories and their tags are deleted)",
+			"https://github.com/microsoft/mssql-docker/issues/709 (microsoft/mssql-server-windows, -developer and -express no longer exist)",
+			"containerd/containerd v2.1.4 core/remotes/docker/resolver.go (pull access denied, repository does not exist or may require authorization)",
+		},
+	},
+	Workload: func(p *rule.Pass) {
+		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
+			repo, _, ok := p.Model.DeletedRepo(c.Image)
+			if !ok {
+				return
+			}
+			p.Report(rule.Finding{Path: rule.Path(cp.Child("image")),
+				Message: fmt.Sprintf(DeletedRepoMsg, c.Image, strings.TrimPrefix(repo, "docker.io/"), winsupport.PullAccessDenied),
+				Hint:    "run SQL Server from mcr.microsoft.com/mssql/server in a Linux pod behind a Service, or build your own Windows image and push it to a registry you control"})
 		})
 	},
 }

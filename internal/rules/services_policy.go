@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/target"
 )
@@ -36,22 +37,28 @@ var WindowsNetworkPolicyNotEnforced = &rule.Rule{
 		if len(pools) == 0 {
 			return
 		}
-		for _, obj := range p.NetworkPolicies {
-			np, _ := obj.Typed.(*networkingv1.NetworkPolicy)
-			if np == nil {
-				continue
-			}
-			ws := policyWindowsPods(p, obj.Namespace, &np.Spec.PodSelector)
-			if len(ws) == 0 {
-				continue
-			}
+		eachWindowsPolicy(p, func(obj *manifest.Object, _ *networkingv1.NetworkPolicy, ws []rule.Summary) {
 			p.Report(obj, rule.Finding{
 				Path:    "spec.podSelector",
 				Message: fmt.Sprintf("NetworkPolicy selects Windows pods of %s, but %s; the policy has no effect on Windows pods there", svcRefs(ws), strings.Join(pools, ", ")),
 				Hint:    "run the workload on a pool whose CNI enforces NetworkPolicy (Calico, Antrea, Azure CNI with Azure NPM), or set networkPolicy: true on the pool if it does",
 			})
-		}
+		})
 	},
+}
+
+// eachWindowsPolicy calls fn for each NetworkPolicy of the input whose pod
+// selector matches Windows workloads (policyWindowsPods), with them.
+func eachWindowsPolicy(p *rule.CorpusPass, fn func(obj *manifest.Object, np *networkingv1.NetworkPolicy, ws []rule.Summary)) {
+	for _, obj := range p.NetworkPolicies {
+		np, _ := obj.Typed.(*networkingv1.NetworkPolicy)
+		if np == nil {
+			continue
+		}
+		if ws := policyWindowsPods(p, obj.Namespace, &np.Spec.PodSelector); len(ws) > 0 {
+			fn(obj, np, ws)
+		}
+	}
 }
 
 // nonEnforcingPools describes the Windows pools known not to enforce

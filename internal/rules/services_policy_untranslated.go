@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -56,15 +57,7 @@ var WindowsNetworkPolicyUntranslated = &rule.Rule{
 		if len(pools) == 0 {
 			return
 		}
-		for _, obj := range p.NetworkPolicies {
-			np, _ := obj.Typed.(*networkingv1.NetworkPolicy)
-			if np == nil {
-				continue
-			}
-			ws := policyWindowsPods(p, obj.Namespace, &np.Spec.PodSelector)
-			if len(ws) == 0 {
-				continue
-			}
+		eachWindowsPolicy(p, func(obj *manifest.Object, np *networkingv1.NetworkPolicy, ws []rule.Summary) {
 			for _, u := range untranslated(np) {
 				for _, pool := range pools {
 					if msg, ok := pool.message(u, svcRefs(ws)); ok {
@@ -73,7 +66,7 @@ var WindowsNetworkPolicyUntranslated = &rule.Rule{
 					}
 				}
 			}
-		}
+		})
 	},
 }
 

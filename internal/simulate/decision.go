@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -27,24 +28,12 @@ type verdict struct {
 func (d *decision) note(c *class, st status, taint *corev1.Taint, n int) {
 	for i := range d.verdicts {
 		v := &d.verdicts[i]
-		if v.class == c && sameReasons(v.status.reasons, st.reasons) {
+		if v.class == c && slices.Equal(v.status.reasons, st.reasons) {
 			v.nodes += n
 			return
 		}
 	}
 	d.verdicts = append(d.verdicts, verdict{class: c, nodes: n, status: st, taint: taint})
-}
-
-func sameReasons(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // feasibleNames renders feasible nodes as sorted names.

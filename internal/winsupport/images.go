@@ -308,6 +308,42 @@ var movedRepos = []struct {
 	{"docker.io/microsoft/iis", "mcr.microsoft.com/windows/servercore/iis", "Docker Hub microsoft/iis: moved to mcr.microsoft.com/windows/servercore/iis"},
 }
 
+// deletedRepos are Docker Hub repositories Microsoft deleted with all
+// their tags, with no successor: SQL Server's Windows container images,
+// deleted when the SQL Server on Windows Containers beta was suspended in
+// 2021. A pull of any of their references fails.
+var deletedRepos = []struct {
+	Repo, Source string
+}{
+	{"docker.io/microsoft/mssql-server-windows", sqlWindowsSuspended},
+	{"docker.io/microsoft/mssql-server-windows-developer", sqlWindowsSuspended},
+	{"docker.io/microsoft/mssql-server-windows-express", sqlWindowsSuspended},
+}
+
+const sqlWindowsSuspended = "https://techcommunity.microsoft.com/blog/sqlserver/update--beta-program-for-sql-server-on-windows-container-is-suspended-/2516639 (the Docker Hub repositories microsoft/mssql-server-windows-express and microsoft/mssql-server-windows-developer and their tags are deleted); https://github.com/microsoft/mssql-docker/issues/709 (microsoft/mssql-server-windows, -developer and -express are gone)"
+
+// DeletedRepo reports whether ref is in a repository Microsoft deleted
+// (deletedRepos), with the source that says so.
+func (m Model) DeletedRepo(ref string) (repo, source string, ok bool) {
+	r := m.ParseImage(ref).Repo
+	for _, d := range deletedRepos {
+		if strings.EqualFold(r, d.Repo) {
+			return d.Repo, d.Source, true
+		}
+	}
+	return "", "", false
+}
+
+// DeletedRepos are the repositories DeletedRepo knows, for the exported
+// policies.
+func DeletedRepos() []string {
+	out := make([]string, len(deletedRepos))
+	for i, d := range deletedRepos {
+		out[i] = d.Repo
+	}
+	return out
+}
+
 // Retag returns ref with the Windows build its tag names replaced by b's
 // tag ("nanoserver:1903" becomes "nanoserver:ltsc2022"), at the
 // repository's current address. It fails when the tag names no build by a

@@ -23,6 +23,11 @@ const (
 	// cri-dockerd print it after the message.
 	HostOSMismatchCode = "0xc0370101"
 	hostOSMismatch     = "container operating system does not match the host operating system"
+	// PullAccessDenied is containerd's error for a reference whose
+	// repository the registry does not have (or will not show); the kubelet
+	// reports the pod ErrImagePull, then ImagePullBackOff (containerd
+	// v2.1.4 core/remotes/docker/resolver.go).
+	PullAccessDenied = "pull access denied, repository does not exist or may require authorization"
 	// NoPlatformMatch is containerd's refusal to pull an image that has no
 	// variant for the node's OS.
 	NoPlatformMatch = "no match for platform in manifest"

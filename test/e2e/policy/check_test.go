@@ -28,18 +28,8 @@ func TestCheckCluster(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cm, err := policy.Params(c, winsupport.Default(), "kube-system")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.kube.CoreV1().ConfigMaps("kube-system").Create(ctx, cm, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	check := func() (int, string, string) {
-		var out, errOut bytes.Buffer
-		code := cli.Run(ctx, []string{"policy", "export", "--check-cluster", "--kubeconfig", s.cp.KubeconfigPath}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
-		return code, out.String(), errOut.String()
-	}
+	cm := createParams(t, s, c)
+	check := func() (int, string, string) { return checkCluster(t, s) }
 	if code, out, errOut := check(); code != cli.ExitClean || !strings.Contains(out, "describes the 5 nodes") {
 		t.Fatalf("agreeing cluster: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -70,11 +60,7 @@ func TestCheckCluster(t *testing.T) {
 	if err != nil || after.ResourceVersion == "" || after.Data["windowsPools"] != cm.Data["windowsPools"] {
 		t.Errorf("the params ConfigMap changed: %v %+v", err, after.Data)
 	}
-	if code, _, errOut := func() (int, string, string) {
-		var out, errOut bytes.Buffer
-		code := cli.Run(ctx, []string{"policy", "export", "--check-cluster", "--kubeconfig", s.cp.KubeconfigPath, "--params-namespace", "nowhere"}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
-		return code, out.String(), errOut.String()
-	}(); code != cli.ExitError || !strings.Contains(errOut, "reading the params ConfigMap nowhere/winkube-cluster") {
+	if code, _, errOut := checkCluster(t, s, "--params-namespace", "nowhere"); code != cli.ExitError || !strings.Contains(errOut, "reading the params ConfigMap nowhere/winkube-cluster") {
 		t.Errorf("missing ConfigMap: exit %d, stderr %q", code, errOut)
 	}
 }
@@ -104,18 +90,8 @@ func TestCheckClusterNetwork(t *testing.T) {
 			wins = append(wins, n.Name)
 		}
 	}
-	cm, err := policy.Params(c, winsupport.Default(), "kube-system")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.kube.CoreV1().ConfigMaps("kube-system").Create(ctx, cm, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	check := func() (int, string, string) {
-		var out, errOut bytes.Buffer
-		code := cli.Run(ctx, []string{"policy", "export", "--check-cluster", "--kubeconfig", s.cp.KubeconfigPath}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
-		return code, out.String(), errOut.String()
-	}
+	createParams(t, s, c)
+	check := func() (int, string, string) { return checkCluster(t, s) }
 	annotate := func(name string, a map[string]string) {
 		n, err := s.kube.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
@@ -141,4 +117,26 @@ func TestCheckClusterNetwork(t *testing.T) {
 	if code, out, errOut := check(); code != cli.ExitClean || strings.Contains(errOut, "note:") {
 		t.Errorf("flannel vxlan nodes: exit %d, stdout %q, stderr %q; want exit 0 and no note", code, out, errOut)
 	}
+}
+
+// createParams creates the params ConfigMap exported for c in kube-system.
+func createParams(t *testing.T, s *server, c *cluster.Cluster) *corev1.ConfigMap {
+	t.Helper()
+	cm, err := policy.Params(c, winsupport.Default(), "kube-system")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.kube.CoreV1().ConfigMaps("kube-system").Create(t.Context(), cm, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return cm
+}
+
+// checkCluster runs `winkube policy export --check-cluster` against the
+// server: exit code, stdout, stderr.
+func checkCluster(t *testing.T, s *server, args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	args = append([]string{"policy", "export", "--check-cluster", "--kubeconfig", s.cp.KubeconfigPath}, args...)
+	code := cli.Run(t.Context(), args, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	return code, out.String(), errOut.String()
 }

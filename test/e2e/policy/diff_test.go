@@ -256,15 +256,7 @@ func judge(o outcome, set string, fs []rule.Finding, outside bool) verdict {
 	}
 	// A rule may report at two severities (windows-unsupported-volume):
 	// the denial carries its errors, the warnings its warnings.
-	bySeverity := func(s rule.Severity) []rule.Finding {
-		var out []rule.Finding
-		for _, f := range fs {
-			if f.Severity == s {
-				out = append(out, f)
-			}
-		}
-		return out
-	}
+	bySeverity := func(s rule.Severity) []rule.Finding { return ofSeverity(fs, s) }
 	if denied != "" {
 		msg := o.err.Error()
 		lint := messagesOf(denied, bySeverity(rule.Error))

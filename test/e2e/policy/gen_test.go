@@ -38,6 +38,7 @@ var (
 		"contoso.azurecr.io/tools:1903", "mcr.microsoft.com/oss/kubernetes/pause:3.9",
 		"mcr.microsoft.com/windows/server:ltsc2025", "mcr.microsoft.com/powershell:lts-windowsservercore-ltsc2022",
 		"mcr.microsoft.com/dotnet/aspnet:8.0-nanoserver-ltsc2022", "docker.io/microsoft/iis:windowsservercore-1803",
+		"microsoft/mssql-server-windows-developer", "docker.io/Microsoft/mssql-server-windows-express:2017-latest", "example.com/microsoft/mssql-server-windows:2019",
 	}
 	genKinds = []struct{ apiVersion, kind string }{
 		{"v1", "Pod"}, {"apps/v1", "Deployment"}, {"apps/v1", "DaemonSet"}, {"apps/v1", "StatefulSet"}, {"apps/v1", "ReplicaSet"},
