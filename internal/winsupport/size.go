@@ -1,6 +1,7 @@
 package winsupport
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,17 +40,9 @@ var (
 	netFxImage = BaseImage{Name: ".NET Framework on Server Core", SizeMB: 4700, Large: true, Source: "https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images: .NET Framework images exist only for Windows; they are built on Server Core (https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images: ~4.7 GB)"}
 )
 
-// baseImageRow maps a repository to its base image family. The repository
-// matches itself and, unless Exact, every repository below it.
-type baseImageRow struct {
-	Repo  string
-	Exact bool
-	Base  BaseImage
-}
-
 // baseImageTable lists the repositories whose base image is known. The
 // longest matching repository wins.
-var baseImageTable = []baseImageRow{
+var baseImageTable = []BaseImageRepo{
 	{Repo: "mcr.microsoft.com/windows/nanoserver", Base: nanoServer},
 	{Repo: "mcr.microsoft.com/windows/servercore", Base: serverCore},
 	{Repo: "mcr.microsoft.com/windows/servercore/iis", Base: iisImage},
@@ -69,10 +62,7 @@ var baseImageTable = []baseImageRow{
 // baseTagWords name a base image in the tags of multi-variant images
 // (mcr.microsoft.com/powershell:lts-windowsservercore-ltsc2022,
 // mcr.microsoft.com/dotnet/aspnet:8.0-nanoserver-ltsc2022).
-var baseTagWords = []struct {
-	Word string
-	Base BaseImage
-}{
+var baseTagWords = []BaseTagWord{
 	{"nanoserver", nanoServer},
 	{"servercore", serverCore}, // also matches windowsservercore
 }
@@ -138,13 +128,7 @@ type BaseImageRepo struct {
 
 // BaseImageRepos returns the base image table, which the exported
 // admission policies compile into CEL.
-func (Model) BaseImageRepos() []BaseImageRepo {
-	out := make([]BaseImageRepo, len(baseImageTable))
-	for i, r := range baseImageTable {
-		out[i] = BaseImageRepo(r)
-	}
-	return out
-}
+func (Model) BaseImageRepos() []BaseImageRepo { return slices.Clone(baseImageTable) }
 
 // BaseTagWord is a word of a Windows image's tag that names its base.
 type BaseTagWord struct {
@@ -154,10 +138,4 @@ type BaseTagWord struct {
 
 // BaseTagWords returns the tag words ImageBase reads, in the order it
 // tries them.
-func (Model) BaseTagWords() []BaseTagWord {
-	out := make([]BaseTagWord, len(baseTagWords))
-	for i, w := range baseTagWords {
-		out[i] = BaseTagWord(w)
-	}
-	return out
-}
+func (Model) BaseTagWords() []BaseTagWord { return slices.Clone(baseTagWords) }
