@@ -67,7 +67,7 @@ var WindowsImageRepositoryDeleted = &rule.Rule{
 	},
 	Workload: func(p *rule.Pass) {
 		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
-			repo, _, ok := p.Model.DeletedRepo(c.Image)
+			repo, ok := p.Model.DeletedRepo(c.Image)
 			if !ok {
 				return
 			}

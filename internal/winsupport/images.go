@@ -297,53 +297,6 @@ var tagExceptions = []struct {
 	{"mcr.microsoft.com/windows/nanoserver", "10.0.17763", "1809", "Nano Server has no ltsc2019 tag; Windows Server 2019's is 1809 (https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility: nanoserver:1809)"},
 }
 
-// movedRepos are Docker Hub repositories Microsoft retired when it moved
-// its Windows images to mcr.microsoft.com (2018); new tags exist only at
-// the new address.
-var movedRepos = []struct {
-	From, To, Source string
-}{
-	{"docker.io/microsoft/windowsservercore", "mcr.microsoft.com/windows/servercore", "Docker Hub microsoft/windowsservercore: deprecated, moved to mcr.microsoft.com/windows/servercore"},
-	{"docker.io/microsoft/nanoserver", "mcr.microsoft.com/windows/nanoserver", "Docker Hub microsoft/nanoserver: deprecated, moved to mcr.microsoft.com/windows/nanoserver"},
-	{"docker.io/microsoft/iis", "mcr.microsoft.com/windows/servercore/iis", "Docker Hub microsoft/iis: moved to mcr.microsoft.com/windows/servercore/iis"},
-}
-
-// deletedRepos are Docker Hub repositories Microsoft deleted with all
-// their tags, with no successor: SQL Server's Windows container images,
-// deleted when the SQL Server on Windows Containers beta was suspended in
-// 2021. A pull of any of their references fails.
-var deletedRepos = []struct {
-	Repo, Source string
-}{
-	{"docker.io/microsoft/mssql-server-windows", sqlWindowsSuspended},
-	{"docker.io/microsoft/mssql-server-windows-developer", sqlWindowsSuspended},
-	{"docker.io/microsoft/mssql-server-windows-express", sqlWindowsSuspended},
-}
-
-const sqlWindowsSuspended = "https://techcommunity.microsoft.com/blog/sqlserver/update--beta-program-for-sql-server-on-windows-container-is-suspended-/2516639 (the Docker Hub repositories microsoft/mssql-server-windows-express and microsoft/mssql-server-windows-developer and their tags are deleted); https://github.com/microsoft/mssql-docker/issues/709 (microsoft/mssql-server-windows, -developer and -express are gone)"
-
-// DeletedRepo reports whether ref is in a repository Microsoft deleted
-// (deletedRepos), with the source that says so.
-func (m Model) DeletedRepo(ref string) (repo, source string, ok bool) {
-	r := m.ParseImage(ref).Repo
-	for _, d := range deletedRepos {
-		if strings.EqualFold(r, d.Repo) {
-			return d.Repo, d.Source, true
-		}
-	}
-	return "", "", false
-}
-
-// DeletedRepos are the repositories DeletedRepo knows, for the exported
-// policies.
-func DeletedRepos() []string {
-	out := make([]string, len(deletedRepos))
-	for i, d := range deletedRepos {
-		out[i] = d.Repo
-	}
-	return out
-}
-
 // Retag returns ref with the Windows build its tag names replaced by b's
 // tag ("nanoserver:1903" becomes "nanoserver:ltsc2022"), at the
 // repository's current address. It fails when the tag names no build by a
@@ -379,18 +332,6 @@ func (m Model) Retag(ref string, b Build) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// MovedRepo is where the retired Docker Hub repository of ref moved, ok
-// false when ref is not in one.
-func (m Model) MovedRepo(ref string) (to, source string, ok bool) {
-	repo := m.ParseImage(ref).Repo
-	for _, mv := range movedRepos {
-		if repo == mv.From {
-			return mv.To, mv.Source, true
-		}
-	}
-	return "", "", false
 }
 
 // UnpublishedTag reports a tag the repository never published because it
