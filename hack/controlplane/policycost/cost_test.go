@@ -36,7 +36,7 @@ import (
 // machine compare rows within one run.
 func BenchmarkCost(b *testing.B) {
 	e := load(b)
-	pod := windowsPod()
+	pod := windowsPod(b)
 	gvk := schema.GroupVersionKind{Version: "v1", Kind: "Pod"}
 	gvr := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "bench"}}

@@ -29,7 +29,6 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -138,37 +137,29 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// The pods of test/e2e/policy's BenchmarkPodCreateAdmission.
-func windowsPod() *corev1.Pod {
-	return &corev1.Pod{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
-		ObjectMeta: metav1.ObjectMeta{Name: "bench", Namespace: "bench"},
-		Spec: corev1.PodSpec{
-			OS:           &corev1.PodOS{Name: corev1.Windows},
-			NodeSelector: map[string]string{"kubernetes.io/os": "windows"},
-			Tolerations:  []corev1.Toleration{{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule}},
-			Containers: []corev1.Container{{Name: "app", Image: "mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022",
-				Ports: []corev1.ContainerPort{{ContainerPort: 80}},
-				Resources: corev1.ResourceRequirements{
-					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("1Gi")},
-					Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1"), corev1.ResourceMemory: resource.MustParse("2Gi")},
-				}}},
-		},
-	}
-}
+var podsFile = flag.String("pods", "../../../test/e2e/policy/testdata/benchpods.yaml", "the benchmark pods, windows then linux")
 
-func linuxPod() *corev1.Pod {
-	return &corev1.Pod{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
-		ObjectMeta: metav1.ObjectMeta{Name: "bench", Namespace: "bench"},
-		Spec: corev1.PodSpec{
-			NodeSelector: map[string]string{"kubernetes.io/os": "linux"},
-			Containers: []corev1.Container{{Name: "app", Image: "nginx:1.27",
-				Ports: []corev1.ContainerPort{{ContainerPort: 80}},
-				Resources: corev1.ResourceRequirements{
-					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("1Gi")},
-				}}},
-		},
+// The pods of test/e2e/policy's BenchmarkPodCreateAdmission, from the file
+// it reads too.
+func windowsPod(t testing.TB) *corev1.Pod { return benchPod(t, "windows") }
+func linuxPod(t testing.TB) *corev1.Pod   { return benchPod(t, "linux") }
+
+func benchPod(t testing.TB, name string) *corev1.Pod {
+	f, err := os.Open(*podsFile)
+	if err != nil {
+		t.Fatalf("the benchmark pods: %v", err)
+	}
+	defer f.Close()
+	d := utilyaml.NewYAMLOrJSONDecoder(f, 4096)
+	for {
+		var pod corev1.Pod
+		if err := d.Decode(&pod); err != nil {
+			t.Fatalf("%s: no pod %q: %v", *podsFile, name, err)
+		}
+		if pod.Name == name {
+			pod.Name, pod.Namespace = "bench", "bench"
+			return &pod
+		}
 	}
 }
 
@@ -180,7 +171,7 @@ func BenchmarkValidate(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		pod  *corev1.Pod
-	}{{"windows-pod", windowsPod()}, {"linux-pod", linuxPod()}} {
+	}{{"windows-pod", windowsPod(b)}, {"linux-pod", linuxPod(b)}} {
 		attr := admission.NewAttributesRecord(c.pod, nil, gvk, "bench", "bench", gvr, "", admission.Create, &metav1.CreateOptions{}, false, &user.DefaultInfo{Name: "bench"})
 		va := &admission.VersionedAttributes{Attributes: attr, VersionedKind: gvk, VersionedObject: c.pod}
 		// Every decision must be an admit: an evaluation error would make

@@ -1,14 +1,16 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
 	"github.com/winkube/winkube/internal/policy"
 	"github.com/winkube/winkube/internal/rules"
@@ -16,40 +18,29 @@ import (
 	"github.com/winkube/winkube/test/bench"
 )
 
-// benchPod is a Windows pod every winkube rule admits: pinned, tolerating
-// the Windows taint, spec.os.name set. Admission evaluates every rule and
-// changes nothing.
-func benchPod(name string) *corev1.Pod {
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: corev1.PodSpec{
-			OS:           &corev1.PodOS{Name: corev1.Windows},
-			NodeSelector: map[string]string{"kubernetes.io/os": "windows"},
-			Tolerations:  []corev1.Toleration{{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule}},
-			Containers: []corev1.Container{{Name: "app", Image: "mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022",
-				Ports: []corev1.ContainerPort{{ContainerPort: 80}},
-				Resources: corev1.ResourceRequirements{
-					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("1Gi")},
-					Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1"), corev1.ResourceMemory: resource.MustParse("2Gi")},
-				}}},
-		},
+// benchPods are testdata/benchpods.yaml's pods by name, which
+// hack/controlplane/policycost measures in process too: windows, which
+// every check evaluates and none reports, and linux, which the policies'
+// match condition skips.
+func benchPods(b *testing.B) map[string]*corev1.Pod {
+	f, err := os.Open("testdata/benchpods.yaml")
+	if err != nil {
+		b.Fatal(err)
 	}
-}
-
-// benchLinuxPod is the common pod of a hybrid cluster: pinned to Linux,
-// no Windows signal. No exported rule can fire on it, so the policies'
-// match conditions skip it before any variable is evaluated.
-func benchLinuxPod(name string) *corev1.Pod {
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: corev1.PodSpec{
-			NodeSelector: map[string]string{"kubernetes.io/os": "linux"},
-			Containers: []corev1.Container{{Name: "app", Image: "nginx:1.27",
-				Ports: []corev1.ContainerPort{{ContainerPort: 80}},
-				Resources: corev1.ResourceRequirements{
-					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m"), corev1.ResourceMemory: resource.MustParse("1Gi")},
-				}}},
-		},
+	defer f.Close()
+	out := map[string]*corev1.Pod{}
+	d := utilyaml.NewYAMLOrJSONDecoder(f, 4096)
+	for {
+		var pod corev1.Pod
+		if err := d.Decode(&pod); errors.Is(err, io.EOF) {
+			if out["windows"] == nil || out["linux"] == nil {
+				b.Fatalf("testdata/benchpods.yaml: want the pods windows and linux, got %d pods", len(out))
+			}
+			return out
+		} else if err != nil {
+			b.Fatalf("testdata/benchpods.yaml: %v", err)
+		}
+		out[pod.Name] = &pod
 	}
 }
 
@@ -61,8 +52,8 @@ func benchLinuxPod(name string) *corev1.Pod {
 // and with the validating policies alone (the default, without --fixes),
 // sequentially and from 8 goroutines. Each sub-benchmark reports p50, p90
 // and p99; added-p99-ms is over the same concurrency without admission.
-// pod=windows is benchPod (every check evaluated), pod=linux
-// benchLinuxPod (skipped by the match conditions).
+// pod=windows and pod=linux are benchPods' (every check evaluated; skipped
+// by the match condition).
 //
 //	go test ./test/e2e/policy -run '^$' -bench PodCreateAdmission -benchtime 400x
 func BenchmarkPodCreateAdmission(b *testing.B) {
@@ -79,13 +70,22 @@ func BenchmarkPodCreateAdmission(b *testing.B) {
 	for _, ns := range []string{"policies", "webhook"} {
 		s.waitActive(b, ns, probe, func(o outcome) bool { return o.err == nil && o.obj != nil && podSpec(o.obj)["nodeSelector"] != nil })
 	}
+	// The validating policies become active on their own schedule: wait
+	// until the canary is denied and warned about in both policy
+	// namespaces, or the first creates are measured without them.
+	for ns, set := range map[string]string{"policies": "bench", "validating-only": "bench-vap"} {
+		s.waitActive(b, ns, mustObject(b, windowsCanary), func(o outcome) bool {
+			w, d, _ := policyRules(o, set)
+			return d != "" && w["windows-missing-resources"]
+		})
+	}
 	var seq atomic.Int64
 	type key struct {
 		pod     string
 		workers int
 	}
 	baseline := map[key]time.Duration{}
-	pods := map[string]func(string) *corev1.Pod{"windows": benchPod, "linux": benchLinuxPod}
+	pods := benchPods(b)
 	for _, pod := range []string{"windows", "linux"} {
 		for _, ns := range []string{"none", "policies", "validating-only", "webhook"} {
 			if pod == "linux" && ns == "policies" {
@@ -93,7 +93,11 @@ func BenchmarkPodCreateAdmission(b *testing.B) {
 			}
 			for _, workers := range []int{1, 8} {
 				b.Run(fmt.Sprintf("pod=%s/admission=%s/concurrency=%d", pod, ns, workers), func(b *testing.B) {
-					lat := bench.CreatePods(b, s.kube, ns, workers, func() *corev1.Pod { return pods[pod](fmt.Sprintf("bench-%d", seq.Add(1))) })
+					lat := bench.CreatePods(b, s.kube, ns, workers, func() *corev1.Pod {
+						p := pods[pod].DeepCopy()
+						p.Name = fmt.Sprintf("bench-%d", seq.Add(1))
+						return p
+					})
 					p99 := bench.Percentile(lat, 0.99)
 					b.ReportMetric(bench.Ms(bench.Percentile(lat, 0.50)), "p50-ms")
 					b.ReportMetric(bench.Ms(bench.Percentile(lat, 0.90)), "p90-ms")
