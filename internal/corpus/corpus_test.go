@@ -3,25 +3,21 @@ package corpus
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/golden"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/real.golden from this run")
-
-const golden = "testdata/real.golden"
+const realGolden = "testdata/real.golden"
 
 // realCorpus is the copy of the real-world corpus kept in this package's
 // testdata, with its sources and licences (testdata/real/NOTICE.md).
@@ -77,17 +73,5 @@ func TestRealCorpus(t *testing.T) {
 	if err := report.Text(&got, &report.Report{Findings: res.Findings, Rules: suite, Files: res.Files, Objects: res.Objects}, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (generate it with: go test ./internal/corpus -run TestRealCorpus -update)", err)
-	}
-	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got.String(), "\n")); diff != "" {
-		t.Errorf("findings on the real corpus differ from %s (-want +got); if the change is intended, review it and run go test ./internal/corpus -run TestRealCorpus -update\n%s", golden, diff)
-	}
+	golden.Check(t, realGolden, got.Bytes())
 }

@@ -2,23 +2,19 @@ package docs
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/winkube/winkube/internal/cli"
+	"github.com/winkube/winkube/internal/golden"
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
-
-var update = flag.Bool("update", false, "rewrite the generated pages in docs/")
 
 func render(t *testing.T, p Page) string {
 	t.Helper()
@@ -38,20 +34,7 @@ func TestDocsUpToDate(t *testing.T) {
 			if again := render(t, p); again != got {
 				t.Fatalf("%s renders differently twice", p.Name)
 			}
-			path := filepath.Join("..", "..", "docs", p.Name)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("docs/%s: %v; run: %s", p.Name, err, UpdateCommand)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("docs/%s is out of date; run: %s\n(-file +generated):\n%s", p.Name, UpdateCommand, diff)
-			}
+			golden.Check(t, filepath.Join("..", "..", "docs", p.Name), []byte(got))
 		})
 	}
 }

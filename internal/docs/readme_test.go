@@ -11,6 +11,7 @@ import (
 
 	"github.com/winkube/winkube/internal/catalogue"
 	"github.com/winkube/winkube/internal/cli"
+	"github.com/winkube/winkube/internal/golden"
 )
 
 // TestReadmeUpToDate holds the README's generated blocks (the command
@@ -25,15 +26,7 @@ func TestReadmeUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if diff := cmp.Diff(string(readme), string(got)); diff != "" {
-		t.Errorf("README.md is out of date; run: %s\n(-file +generated):\n%s", UpdateCommand, diff)
-	}
+	golden.Check(t, path, got)
 	// Outside the blocks nobody counts rules by hand.
 	prose := readmeBlock.ReplaceAllString(string(readme), "")
 	if m := regexp.MustCompile(`\b\d+ rules\b`).FindString(prose); m != "" {

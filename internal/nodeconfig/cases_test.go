@@ -2,7 +2,6 @@ package nodeconfig
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io/fs"
 	"net/netip"
@@ -12,12 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/winkube/winkube/internal/golden"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
 )
-
-var update = flag.Bool("update", false, "rewrite the want.golden files")
 
 // caseOptions is a case's options.json.
 type caseOptions struct {
@@ -114,21 +111,7 @@ func TestCases(t *testing.T) {
 			}
 			dir := filepath.Join(root, d.Name())
 			t.Run(dir, func(t *testing.T) {
-				got := runCase(t, dir)
-				golden := filepath.Join(dir, "want.golden")
-				if *update {
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (go test ./internal/nodeconfig -update writes it)", err)
-				}
-				if diff := cmp.Diff(string(want), got); diff != "" {
-					t.Errorf("findings differ from %s (-want +got):\n%s", golden, diff)
-				}
+				golden.Check(t, filepath.Join(dir, "want.golden"), []byte(runCase(t, dir)))
 			})
 		}
 	}

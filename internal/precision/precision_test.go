@@ -2,9 +2,7 @@ package precision
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,13 +13,12 @@ import (
 
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/engine"
+	"github.com/winkube/winkube/internal/golden"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/rules"
 	"github.com/winkube/winkube/internal/winsupport"
 )
-
-var update = flag.Bool("update", false, "rewrite docs/precision.md from this run")
 
 const (
 	root     = "testdata/manifests"
@@ -195,16 +192,7 @@ func TestPrecision(t *testing.T) {
 	if recall < recallFloor {
 		t.Errorf("recall %.1f%% on the reviewed misses fell under the %.1f%% of the last review", recall*100, recallFloor*100)
 	}
-	if *update {
-		if err := os.WriteFile(doc, text, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(doc)
-	if err != nil || !bytes.Equal(want, text) {
-		t.Errorf("%s is out of date; regenerate it with go test ./internal/precision -update", doc)
-	}
+	golden.Check(t, doc, text)
 }
 
 // networkingRules lists the IDs of the services and networking lint

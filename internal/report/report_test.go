@@ -3,19 +3,14 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/winkube/winkube/internal/golden"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // Rules and findings are built by hand so that the golden files change
 // only when a writer does, not when the rule suite's wording does.
@@ -55,24 +50,6 @@ func fixture() *Report {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/report -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s is out of date (-want +got):\n%s\nrun go test ./internal/report -update if the change is intended", path, diff)
-	}
-}
-
 func TestWriteGolden(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -97,7 +74,7 @@ func TestWriteGolden(t *testing.T) {
 			if !bytes.Equal(first.Bytes(), second.Bytes()) {
 				t.Errorf("%s output differs between two runs", tc.format)
 			}
-			golden(t, tc.name, first.Bytes())
+			golden.Check(t, filepath.Join("testdata", tc.name+".golden"), first.Bytes())
 		})
 	}
 }

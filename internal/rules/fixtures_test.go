@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"flag"
 	"testing"
 
+	"github.com/winkube/winkube/internal/golden"
 	"github.com/winkube/winkube/internal/rules/rulestest"
 )
 
@@ -13,14 +13,12 @@ import (
 // applied (safe or not) until nothing changes, as go/analysis's
 // RunWithSuggestedFixes checks; -update rewrites the goldens.
 
-var update = flag.Bool("update", false, "rewrite the fix goldens, testdata/<rule-id>/*.yaml.golden")
-
 // testClusters are the cluster profiles fixtures can choose.
 var testClusters = rulestest.Clusters
 
 func TestFixtures(t *testing.T) {
 	t.Parallel()
-	runner := rulestest.Runner{LoadError: LoadError, Images: fixtureImages, Update: *update}
+	runner := rulestest.Runner{LoadError: LoadError, Images: fixtureImages, Update: golden.Update()}
 	for _, r := range Suite() {
 		t.Run(r.ID, func(t *testing.T) {
 			t.Parallel()

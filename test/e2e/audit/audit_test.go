@@ -83,7 +83,7 @@ func TestAuditNodeRules(t *testing.T) {
 	if n := len(got["permission-denied"]); n != 0 {
 		t.Errorf("%d permission-denied findings as admin", n)
 	}
-	golden(t, "audit.json", out)
+	checkGolden(t, "audit.json", out)
 }
 
 // TestAuditOwnersAndRuntimeClasses: lint findings about the pod of a

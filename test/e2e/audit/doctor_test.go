@@ -92,10 +92,10 @@ func TestDoctorCauses(t *testing.T) {
 			t.Errorf("%s: no PowerShell command on the node", d.Pod.Name)
 		}
 	}
-	golden(t, "doctor.json", out)
+	checkGolden(t, "doctor.json", out)
 
 	_, text, _ := winkube(t, "doctor", "--kubeconfig", cp.KubeconfigPath, "-n", ns, "pause")
-	golden(t, "doctor-pause.txt", text)
+	checkGolden(t, "doctor-pause.txt", text)
 }
 
 func hasPowerShell(cmds []struct{ Shell, Where, Command string }) bool {
