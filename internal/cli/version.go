@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/version"
 )
 
@@ -25,9 +25,7 @@ func newVersionCommand(s Streams) *cobra.Command {
 			in := version.Get()
 			return o.render(s, func(w io.Writer, format string, _ bool) error {
 				if format == "json" {
-					enc := json.NewEncoder(w)
-					enc.SetIndent("", "  ")
-					return enc.Encode(in)
+					return report.WriteJSON(w, in)
 				}
 				_, err := fmt.Fprintf(w, "winkube %s\n", in)
 				return err

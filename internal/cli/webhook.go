@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/atomicwrite"
+	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/webhook"
 )
 
@@ -237,9 +237,7 @@ func (o *webhookCertsOptions) run() error {
 	bundle := base64.StdEncoding.EncodeToString(ca)
 	return o.render(o.streams, func(w io.Writer, format string, _ bool) error {
 		if format == "json" {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(map[string]string{"caBundle": bundle,
+			return report.WriteJSON(w, map[string]string{"caBundle": bundle,
 				"caCert": filepath.Join(o.outDir, "ca.crt"), "tlsCert": filepath.Join(o.outDir, "tls.crt"), "tlsKey": filepath.Join(o.outDir, "tls.key")})
 		}
 		if o.caBundle {

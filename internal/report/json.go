@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/winkube/winkube/internal/manifest"
@@ -12,11 +11,10 @@ import (
 const JSONAPIVersion = manifest.APIVersion
 
 type jsonReport struct {
-	APIVersion string        `json:"apiVersion"`
-	Kind       string        `json:"kind"`
-	Tool       string        `json:"tool,omitempty"`
-	Summary    jsonSummary   `json:"summary"`
-	Findings   []jsonFinding `json:"findings"`
+	Header
+	Tool     string        `json:"tool,omitempty"`
+	Summary  jsonSummary   `json:"summary"`
+	Findings []jsonFinding `json:"findings"`
 }
 
 type jsonSummary struct {
@@ -71,14 +69,12 @@ type jsonEdit struct {
 // JSON writes the versioned JSON report. Suppressed findings are included
 // with "suppressed": true.
 func JSON(w io.Writer, r *Report) error {
-	out := jsonReport{APIVersion: JSONAPIVersion, Kind: "LintReport", Tool: r.Tool,
+	out := jsonReport{Header: Header{APIVersion: JSONAPIVersion, Kind: "LintReport"}, Tool: r.Tool,
 		Summary: jsonSummary{Files: r.Files, Objects: r.Objects, Counts: r.Count()}, Findings: []jsonFinding{}}
 	for _, f := range r.Findings {
 		out.Findings = append(out.Findings, toJSON(f))
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return WriteJSON(w, out)
 }
 
 // FindingsJSON returns findings in the JSON report's form, for reports

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -27,11 +26,7 @@ type jsonRule struct {
 }
 
 func ruleJSON(r *rule.Rule) jsonRule {
-	src := r.Doc.Sources
-	if src == nil {
-		src = []string{}
-	}
-	return jsonRule{ID: r.ID, Title: r.Title, Severity: r.Severity, Category: r.Category, Family: r.Family, What: r.Doc.What, Why: r.Doc.Why, Fix: r.Doc.Fix, Sources: src}
+	return jsonRule{ID: r.ID, Title: r.Title, Severity: r.Severity, Category: r.Category, Family: r.Family, What: r.Doc.What, Why: r.Doc.Why, Fix: r.Doc.Fix, Sources: NonNil(r.Doc.Sources)}
 }
 
 // Rules writes the rule list: a table (ID, family, severity, category,
@@ -42,7 +37,7 @@ func Rules(w io.Writer, format string, rs []*rule.Rule, opts Options) error {
 		for i, r := range rs {
 			out[i] = ruleJSON(r)
 		}
-		return writeJSON(w, out)
+		return WriteJSON(w, out)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tFAMILY\tSEVERITY\tCATEGORY\tTITLE")
@@ -58,7 +53,7 @@ func Rules(w io.Writer, format string, rs []*rule.Rule, opts Options) error {
 // Explain writes one rule's documentation.
 func Explain(w io.Writer, format string, r *rule.Rule, opts Options) error {
 	if format == "json" {
-		return writeJSON(w, ruleJSON(r))
+		return WriteJSON(w, ruleJSON(r))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", Paint(opts.Color, Bold, r.ID), r.Title)
@@ -83,10 +78,4 @@ func paintSeverity(on bool, sev rule.Severity, s string) string {
 		return Paint(on, Yellow, s)
 	}
 	return Paint(on, Cyan, s)
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

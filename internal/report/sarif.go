@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -151,9 +150,7 @@ func SARIF(w io.Writer, r *Report) error {
 	for _, f := range r.Findings {
 		run.Results = append(run.Results, sarifResultOf(f, index[f.Rule]))
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{run}})
+	return WriteJSON(w, sarifLog{Schema: sarifSchemaURI, Version: sarifVersion, Runs: []sarifRun{run}})
 }
 
 func sarifRuleOf(ru *rule.Rule) sarifRule {

@@ -2,7 +2,6 @@ package auditreport
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -43,8 +42,7 @@ func lintReport(res *audit.Result, tool string) *report.Report {
 }
 
 type jsonReport struct {
-	APIVersion string       `json:"apiVersion"`
-	Kind       string       `json:"kind"`
+	report.Header
 	Tool       string       `json:"tool,omitempty"`
 	Server     string       `json:"serverVersion"`
 	Model      string       `json:"kubernetesVersion"`
@@ -72,18 +70,13 @@ type jsonSim struct {
 // live object's file, line and column are empty and its location is the
 // object and fieldPath.
 func JSON(w io.Writer, res *audit.Result, tool string) error {
-	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: res.Server, Model: res.Model.V.String(),
+	out := jsonReport{Header: report.Header{APIVersion: APIVersion, Kind: Kind}, Tool: tool, Server: res.Server, Model: res.Model.V.String(),
 		Summary: jsonSummary{Nodes: res.Nodes, Pods: res.Pods, Objects: res.Objects, Counts: lintReport(res, tool).Count()},
 		Areas:   res.Areas, Findings: report.FindingsJSON(res.Findings), Notes: res.Notes}
 	if sim := res.Simulation; sim != nil {
-		out.Simulation = &jsonSim{Headroom: res.Headroom, Pools: sim.Pools, Notes: sim.Notes}
-		if out.Simulation.Headroom == nil {
-			out.Simulation.Headroom = []audit.Headroom{}
-		}
+		out.Simulation = &jsonSim{Headroom: report.NonNil(res.Headroom), Pools: sim.Pools, Notes: sim.Notes}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return report.WriteJSON(w, out)
 }
 
 // Text writes lint's finding lines, then the readiness per area and the

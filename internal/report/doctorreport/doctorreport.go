@@ -2,7 +2,6 @@ package doctorreport
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -24,12 +23,11 @@ const (
 var Formats = []string{"text", "json"}
 
 type jsonReport struct {
-	APIVersion string             `json:"apiVersion"`
-	Kind       string             `json:"kind"`
-	Tool       string             `json:"tool,omitempty"`
-	Server     string             `json:"serverVersion"`
-	Summary    jsonSummary        `json:"summary"`
-	Diagnoses  []doctor.Diagnosis `json:"diagnoses"`
+	report.Header
+	Tool      string             `json:"tool,omitempty"`
+	Server    string             `json:"serverVersion"`
+	Summary   jsonSummary        `json:"summary"`
+	Diagnoses []doctor.Diagnosis `json:"diagnoses"`
 }
 
 type jsonSummary struct {
@@ -42,16 +40,11 @@ type jsonSummary struct {
 
 // JSON writes the versioned report.
 func JSON(w io.Writer, r *doctor.Report, tool string) error {
-	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Tool: tool, Server: r.Server, Summary: jsonSummary{Checked: r.Checked, Unhealthy: r.Unhealthy, Nodes: r.Nodes}, Diagnoses: r.Diagnoses}
+	out := jsonReport{Header: report.Header{APIVersion: APIVersion, Kind: Kind}, Tool: tool, Server: r.Server, Summary: jsonSummary{Checked: r.Checked, Unhealthy: r.Unhealthy, Nodes: r.Nodes}, Diagnoses: report.NonNil(r.Diagnoses)}
 	if r.Kubelets != nil {
 		out.Summary.KubeletPath = r.Kubelets.Path
 	}
-	if out.Diagnoses == nil {
-		out.Diagnoses = []doctor.Diagnosis{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return report.WriteJSON(w, out)
 }
 
 // Text writes one block per diagnosis.
@@ -145,9 +138,7 @@ func CausesJSON(w io.Writer, cs []*doctor.Cause) error {
 			out[i].Patterns = append(out[i].Patterns, p.Text)
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return report.WriteJSON(w, out)
 }
 
 // CausesText writes one line per cause, in the order tried.

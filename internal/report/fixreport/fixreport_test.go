@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/winkube/winkube/internal/fix"
+	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -59,7 +60,7 @@ func TestWriteJSON(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	want := jsonReport{APIVersion: APIVersion, Kind: Kind, Skipped: []string{"unsafe-a", "unsafe-b"}, Files: []jsonFile{
+	want := jsonReport{Header: report.Header{APIVersion: APIVersion, Kind: Kind}, Skipped: []string{"unsafe-a", "unsafe-b"}, Files: []jsonFile{
 		{File: "a.yaml", Changed: true, Fixes: []string{"set b [rule-x]"}, Failures: []string{}},
 		{File: "same.yaml", Changed: false, Fixes: []string{}, Failures: []string{"cannot edit c"}},
 		{File: Stdin, Changed: true, Fixes: []string{}, Failures: []string{}},

@@ -2,12 +2,12 @@ package fixreport
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"slices"
 
 	"github.com/winkube/winkube/internal/fix"
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report"
 )
 
 // APIVersion and Kind identify the JSON form of a fix run.
@@ -17,9 +17,8 @@ const (
 )
 
 type jsonReport struct {
-	APIVersion string     `json:"apiVersion"`
-	Kind       string     `json:"kind"`
-	Files      []jsonFile `json:"files"`
+	report.Header
+	Files []jsonFile `json:"files"`
 	// Skipped are the rules whose unsafe fixes were not applied (--unsafe
 	// or --rule ID would).
 	Skipped []string `json:"skipped"`
@@ -36,10 +35,10 @@ type jsonFile struct {
 // whether it changed, the fixes applied and those that could not be made,
 // and the rules whose unsafe fixes were skipped.
 func WriteJSON(w io.Writer, before []fix.File, res *fix.Result) error {
-	out := jsonReport{APIVersion: APIVersion, Kind: Kind, Files: make([]jsonFile, len(res.Files)), Skipped: []string{}}
+	out := jsonReport{Header: report.Header{APIVersion: APIVersion, Kind: Kind}, Files: make([]jsonFile, len(res.Files)), Skipped: []string{}}
 	for i, fr := range res.Files {
 		out.Files[i] = jsonFile{File: fr.Name, Changed: !bytes.Equal(before[i].Data, fr.After),
-			Fixes: nonNil(fr.Notes), Failures: nonNil(fr.Failures)}
+			Fixes: report.NonNil(fr.Notes), Failures: report.NonNil(fr.Failures)}
 	}
 	for _, f := range res.Skipped {
 		if !slices.Contains(out.Skipped, f.Rule) {
@@ -47,14 +46,5 @@ func WriteJSON(w io.Writer, before []fix.File, res *fix.Result) error {
 		}
 	}
 	slices.Sort(out.Skipped)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
+	return report.WriteJSON(w, out)
 }

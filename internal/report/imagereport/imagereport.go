@@ -1,14 +1,12 @@
 package imagereport
 
 import (
-	"github.com/winkube/winkube/internal/report"
-
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
 	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -78,11 +76,8 @@ func label(r Row) string {
 
 // JSON writes the versioned image report.
 func JSON(w io.Writer, rows []Row) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
-		Images     []Row  `json:"images"`
-	}{manifest.APIVersion, "ImageReport", rows})
+	return report.WriteJSON(w, struct {
+		report.Header
+		Images []Row `json:"images"`
+	}{report.Header{APIVersion: manifest.APIVersion, Kind: "ImageReport"}, rows})
 }

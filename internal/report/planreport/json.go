@@ -1,12 +1,12 @@
 package planreport
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/plan"
+	"github.com/winkube/winkube/internal/report"
 )
 
 // APIVersion and Kind identify the JSON form of a plan: winkube's one
@@ -17,16 +17,13 @@ const (
 )
 
 type jsonReport struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
+	report.Header
 	*plan.Report
 }
 
 // WriteJSON writes the report as one indented JSON document.
 func WriteJSON(w io.Writer, r *plan.Report) error {
-	e := json.NewEncoder(w)
-	e.SetIndent("", "  ")
-	if err := e.Encode(jsonReport{APIVersion, Kind, r}); err != nil {
+	if err := report.WriteJSON(w, jsonReport{report.Header{APIVersion: APIVersion, Kind: Kind}, r}); err != nil {
 		return fmt.Errorf("writing the JSON plan: %w", err)
 	}
 	return nil

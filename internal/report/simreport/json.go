@@ -1,10 +1,11 @@
 package simreport
 
 import (
-	"encoding/json"
-	"github.com/winkube/winkube/internal/manifest"
-	"github.com/winkube/winkube/internal/simulate"
 	"io"
+
+	"github.com/winkube/winkube/internal/manifest"
+	"github.com/winkube/winkube/internal/report"
+	"github.com/winkube/winkube/internal/simulate"
 )
 
 // APIVersion and Kind identify the JSON form of a simulation result.
@@ -15,8 +16,7 @@ const (
 
 // jsonReport is the versioned JSON form; docs describe it field by field.
 type jsonReport struct {
-	APIVersion        string                    `json:"apiVersion"`
-	Kind              string                    `json:"kind"`
+	report.Header
 	KubernetesVersion string                    `json:"kubernetesVersion"`
 	Summary           simulate.Counts           `json:"summary"`
 	Workloads         []simulate.WorkloadResult `json:"workloads"`
@@ -48,19 +48,10 @@ type jsonPod struct {
 // WriteJSON writes the result as a SimulationReport (apiVersion
 // winkube.io/v1alpha1).
 func WriteJSON(w io.Writer, r *simulate.Result) error {
-	out := jsonReport{APIVersion: APIVersion, Kind: Kind, KubernetesVersion: r.Version, Summary: r.Count(),
-		Workloads: nonNil(r.Workloads), Pools: nonNil(r.Pools), Pods: make([]jsonPod, len(r.Pods)), Dependencies: r.Dependencies, Notes: nonNil(r.Notes)}
+	out := jsonReport{Header: report.Header{APIVersion: APIVersion, Kind: Kind}, KubernetesVersion: r.Version, Summary: r.Count(),
+		Workloads: report.NonNil(r.Workloads), Pools: report.NonNil(r.Pools), Pods: make([]jsonPod, len(r.Pods)), Dependencies: r.Dependencies, Notes: report.NonNil(r.Notes)}
 	for i, p := range r.Pods {
 		out.Pods[i] = jsonPod(p)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
+	return report.WriteJSON(w, out)
 }
