@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,15 +13,11 @@ import (
 // writeConfig writes a .winkube.yaml with the rules block given.
 func writeConfig(t *testing.T, rules string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "winkube.yaml")
 	body := "apiVersion: winkube.io/v1alpha1\nkind: Config\n"
 	if rules != "" {
 		body += "rules:\n" + rules
 	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeFile(t, filepath.Join(t.TempDir(), "winkube.yaml"), body)
 }
 
 // findingsOf runs a command with -o json and returns "rule severity" for

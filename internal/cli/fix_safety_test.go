@@ -30,8 +30,8 @@ func runCLI(ctx context.Context, stdin io.Reader, out io.Writer, args ...string)
 	return code, errOut.String()
 }
 
-// writeFile writes s to p, making p's folders.
-func writeFile(t *testing.T, p, s string) {
+// writeFile writes s to p, making p's folders, and returns p.
+func writeFile(t *testing.T, p, s string) string {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -39,6 +39,7 @@ func writeFile(t *testing.T, p, s string) {
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return p
 }
 
 func TestFixWriteNeverFollowsALinkOut(t *testing.T) {

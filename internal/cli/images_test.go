@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,10 +39,7 @@ pools:
 - {name: ws2022, count: 1, os: windows, windowsBuild: 10.0.20348, cpu: "4", memory: 16Gi, sandboxImage: %[2]s, taints: [{key: os, value: windows, effect: NoSchedule}]}
 - {name: ws2025, count: 1, os: windows, windowsBuild: 10.0.26100, cpu: "4", memory: 16Gi, sandboxImage: %[2]s, taints: [{key: os, value: windows, effect: NoSchedule}]}
 `, refs["web"], refs["multi"])
-	if err := os.WriteFile(filepath.Join(dir, "cluster.yaml"), []byte(cluster), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	flags = []string{"--cluster", filepath.Join(dir, "cluster.yaml"), "--insecure-registry", s.Host, "--registry-cache", filepath.Join(dir, "cache"), "--registry-config", cfg}
+	flags = []string{"--cluster", writeFile(t, filepath.Join(dir, "cluster.yaml"), cluster), "--insecure-registry", s.Host, "--registry-cache", filepath.Join(dir, "cache"), "--registry-config", cfg}
 	return refs, dir, flags
 }
 
@@ -168,10 +164,7 @@ kind: Cluster
 pools:
 - {name: ws2019, count: 1, os: windows, windowsBuild: 10.0.17763, cpu: "4", memory: 16Gi, sandboxImage: %s}
 `, refs["ltsc2022"])
-	path := filepath.Join(dir, "sandbox-cluster.yaml")
-	if err := os.WriteFile(path, []byte(cluster), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeFile(t, filepath.Join(dir, "sandbox-cluster.yaml"), cluster)
 	flags = append(flags[2:], "--cluster", path)
 	code, out, _ := run(t, false, "", append([]string{"images"}, flags...)...)
 	if code != ExitFindings || !strings.Contains(out, refs["ltsc2022"]+" (sandbox)  ws2019 (10.0.17763)  ErrImagePull: no match for platform in manifest: not found") {

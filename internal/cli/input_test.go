@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,10 +14,7 @@ import (
 func TestNotAnObject(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	values := filepath.Join(dir, "values.yaml")
-	if err := os.WriteFile(values, []byte("replicaCount: 2\nimage:\n  repository: mcr.microsoft.com/windows/servercore\n  tag: ltsc2022\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	values := writeFile(t, filepath.Join(dir, "values.yaml"), "replicaCount: 2\nimage:\n  repository: mcr.microsoft.com/windows/servercore\n  tag: ltsc2022\n")
 	_, _, imageFlags := imagesEnv(t)
 	const want = "values.yaml:1:1: warning: not a Kubernetes object: apiVersion or kind is missing [load-error]"
 	for _, cmd := range [][]string{{"lint"}, {"fix"}, {"simulate"}, append([]string{"images"}, imageFlags...)} {

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -55,12 +54,8 @@ func TestKnownRules(t *testing.T) {
 
 	dir := t.TempDir()
 	write := func(disable []string) string {
-		p := filepath.Join(dir, fmt.Sprintf("winkube-%d.yaml", len(disable)))
 		body := "apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  disable: [" + strings.Join(disable, ", ") + "]\n"
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return writeFile(t, filepath.Join(dir, fmt.Sprintf("winkube-%d.yaml", len(disable))), body)
 	}
 	if _, err := config.Load(write(ids), knownRules()); err != nil {
 		t.Errorf("a config disabling every listed rule is refused: %v", err)

@@ -190,15 +190,12 @@ func TestQuiet(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	// A Windows pool reserving too little memory: lint and simulate warn.
-	cluster := filepath.Join(dir, "cluster.yaml")
-	if err := os.WriteFile(cluster, []byte(`apiVersion: winkube.io/v1alpha1
+	cluster := writeFile(t, filepath.Join(dir, "cluster.yaml"), `apiVersion: winkube.io/v1alpha1
 kind: Cluster
 pools:
 - {name: lin, count: 2, os: linux, cpu: "4", memory: 16Gi}
 - {name: win, count: 2, os: windows, cpu: "4", memory: 16Gi, reserved: {memory: 500Mi}}
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	certs := filepath.Join(dir, "certs")
 	for _, args := range [][]string{
 		{"lint", "--fail-on", "none", "--cluster", cluster, examples},
@@ -222,10 +219,7 @@ func TestUnreadableInputIsExit2(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.yaml")
 	// load-error disabled: the finding goes, the exit status stays 2.
-	cfg := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(cfg, []byte("apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  disable: [load-error]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := writeFile(t, filepath.Join(dir, "config.yaml"), "apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  disable: [load-error]\n")
 	for _, args := range [][]string{
 		{"lint", missing},
 		{"lint", "--fail-on", "none", missing},
@@ -250,10 +244,7 @@ func TestUnreadableInputIsExit2(t *testing.T) {
 func TestConfigErrorsHavePositions(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(cfg, []byte("apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  severity: {missing-os-pin: loud}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := writeFile(t, filepath.Join(dir, "config.yaml"), "apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  severity: {missing-os-pin: loud}\n")
 	for _, cmd := range []string{"lint", "fix", "simulate"} {
 		code, _, errOut := run(t, false, cleanApp, cmd, "--config", cfg, "-")
 		if code != ExitError || !strings.Contains(errOut, cfg+`:4:14: rules.severity[missing-os-pin]: unknown severity "loud"`) {

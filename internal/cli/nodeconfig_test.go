@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,17 +9,14 @@ import (
 
 func runNode(t *testing.T, args ...string) (code int, out, errOut string) {
 	t.Helper()
-	var o, e bytes.Buffer
-	code = Run(t.Context(), append([]string{"nodeconfig"}, args...), Streams{In: strings.NewReader(""), Out: &o, Err: &e})
-	return code, o.String(), e.String()
+	return run(t, false, "", append([]string{"nodeconfig"}, args...)...)
 }
 
 // TestNodeConfigGenerateThenValidate: generate's output validates clean
 // with every cross-file option, and exit codes follow the lint contract.
 func TestNodeConfigGenerateThenValidate(t *testing.T) {
 	dir := t.TempDir()
-	input := filepath.Join(dir, "node.yaml")
-	os.WriteFile(input, []byte("apiVersion: winkube.io/v1alpha1\nkind: WindowsNode\nwindowsBuild: ltsc2025\ncontainerdVersion: 1.7.27\ncni: calico-vxlan\npodCIDR: 10.244.0.0/16\nserviceCIDR: 10.96.0.0/12\nsourceVip: 10.244.7.2\n"), 0o644)
+	input := writeFile(t, filepath.Join(dir, "node.yaml"), "apiVersion: winkube.io/v1alpha1\nkind: WindowsNode\nwindowsBuild: ltsc2025\ncontainerdVersion: 1.7.27\ncni: calico-vxlan\npodCIDR: 10.244.0.0/16\nserviceCIDR: 10.96.0.0/12\nsourceVip: 10.244.7.2\n")
 	out := filepath.Join(dir, "node")
 	if code, _, e := runNode(t, "generate", "-f", input, "--out-dir", out); code != ExitClean {
 		t.Fatalf("generate: exit %d: %s", code, e)
@@ -53,8 +48,7 @@ func TestNodeConfigExitCodes(t *testing.T) {
 	if code, _, e := runNode(t, "generate", "-f", "missing.yaml", "--out-dir", t.TempDir()); code != ExitError || !strings.Contains(e, "missing.yaml") {
 		t.Errorf("missing input: exit %d: %s", code, e)
 	}
-	cfg := filepath.Join(t.TempDir(), "winkube.yaml")
-	os.WriteFile(cfg, []byte("apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  disable: [kubelet-windows-invalid-option]\n  severity: {kubelet-runtime-endpoint: warning}\n"), 0o644)
+	cfg := writeFile(t, filepath.Join(t.TempDir(), "winkube.yaml"), "apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  disable: [kubelet-windows-invalid-option]\n  severity: {kubelet-runtime-endpoint: warning}\n")
 	code, o, _ := runNode(t, "validate", "--config", cfg, "--fail-on", "error", bad)
 	if strings.Contains(o, "kubelet-windows-invalid-option") || !strings.Contains(o, "warning: containerRuntimeEndpoint") {
 		t.Errorf("config disable/severity not applied (exit %d):\n%s", code, o)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,10 +47,7 @@ spec:
       containers: [{name: c, image: %[2]s/shop/%[1]s:%[3]s, resources: {requests: {cpu: 100m, memory: 128Mi}, limits: {cpu: 100m, memory: 128Mi}}}]
 `, name, s.Host, tag))
 	}
-	work := filepath.Join(dir, "work.yaml")
-	if err := os.WriteFile(work, []byte(strings.Join(docs, "---\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	work := writeFile(t, filepath.Join(dir, "work.yaml"), strings.Join(docs, "---\n"))
 	code, out, errOut := runPlan(t, "--cluster", "../plan/testdata/cluster.yaml", "--set-pool", "win:build=ltsc2019", "--resolve-images",
 		"--insecure-registry", s.Host, "--registry-cache", filepath.Join(dir, "cache"), work)
 	for _, want := range []string{

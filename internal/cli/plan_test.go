@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,9 +9,7 @@ import (
 
 func runPlan(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code = Run(t.Context(), append([]string{"plan"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
-	return code, out.String(), errOut.String()
+	return run(t, false, "", append([]string{"plan"}, args...)...)
 }
 
 func TestPlanExitCodes(t *testing.T) {
@@ -61,12 +57,7 @@ func TestPlanNodeConfig(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	conf := "version = 2\n[plugins.\"io.containerd.grpc.v1.cri\"]\n  sandbox_image = \"mcr.microsoft.com/oss/kubernetes/pause:3.9\"\n"
-	if err := os.MkdirAll(filepath.Join(dir, "Program Files", "containerd"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "Program Files", "containerd", "config.toml"), []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dir, "Program Files", "containerd", "config.toml"), conf)
 	code, out, errOut := runPlan(t, "--cluster", "../plan/testdata/cluster.yaml", "--containerd", "2.1", "--current-containerd", "1.7.27", "--node-config", dir, "../plan/testdata/workloads.yaml")
 	for _, want := range []string{"config version 2 is not the schema of containerd 2.x, which reads version 3 [containerd-config-schema]",
 		`C:\Program Files\containerd\config.toml`, "containerd 1.7.27 -> 2.1 on the Windows nodes"} {

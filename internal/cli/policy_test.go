@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +9,7 @@ import (
 
 func runPolicy(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code = Run(t.Context(), append([]string{"policy", "export", "--cluster", "reference"}, args...), Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
-	return code, out.String(), errOut.String()
+	return run(t, false, "", append([]string{"policy", "export", "--cluster", "reference"}, args...)...)
 }
 
 func TestPolicyExport(t *testing.T) {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
@@ -23,22 +22,19 @@ func TestCommandsNameTheClusterProfile(t *testing.T) {
 		{[]string{"images", "--offline", "--cluster", "eks", "-"}, `checking against cluster profile "eks" (--cluster eks (built-in))`},
 	}
 	for _, c := range cases {
-		var out, errOut bytes.Buffer
-		Run(t.Context(), c.args, Streams{In: strings.NewReader(pod), Out: &out, Err: &errOut})
-		if !strings.Contains(errOut.String(), c.want) {
-			t.Errorf("%v: stderr does not name the profile %q:\n%s", c.args, c.want, errOut.String())
+		_, _, errOut := run(t, false, pod, c.args...)
+		if !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: stderr does not name the profile %q:\n%s", c.args, c.want, errOut)
 		}
 	}
 	// With no profile, the missing toleration is a warning naming the
 	// assumption; with GKE's profile it is an error naming GKE's taint.
-	var out bytes.Buffer
-	Run(t.Context(), []string{"lint", "--fail-on", "none", "-"}, Streams{In: strings.NewReader(pod), Out: &out, Err: &bytes.Buffer{}})
-	if !strings.Contains(out.String(), "warning: if your Windows nodes carry the recommended taint os=windows:NoSchedule") {
-		t.Errorf("no profile: want the assumed-taint warning:\n%s", out.String())
+	_, out, _ := run(t, false, pod, "lint", "--fail-on", "none", "-")
+	if !strings.Contains(out, "warning: if your Windows nodes carry the recommended taint os=windows:NoSchedule") {
+		t.Errorf("no profile: want the assumed-taint warning:\n%s", out)
 	}
-	out.Reset()
-	Run(t.Context(), []string{"lint", "--fail-on", "none", "--cluster", "gke", "-"}, Streams{In: strings.NewReader(pod), Out: &out, Err: &bytes.Buffer{}})
-	if !strings.Contains(out.String(), "error: Windows workload does not tolerate taint node.kubernetes.io/os=windows:NoSchedule") {
-		t.Errorf("gke: want the error for GKE's taint:\n%s", out.String())
+	_, out, _ = run(t, false, pod, "lint", "--fail-on", "none", "--cluster", "gke", "-")
+	if !strings.Contains(out, "error: Windows workload does not tolerate taint node.kubernetes.io/os=windows:NoSchedule") {
+		t.Errorf("gke: want the error for GKE's taint:\n%s", out)
 	}
 }

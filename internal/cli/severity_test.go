@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -28,10 +27,7 @@ spec:
 func TestConfiguredInfo(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(cfg, []byte("apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  severity: {windows-forbidden-field: info, missing-spec-os: info}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := writeFile(t, filepath.Join(dir, "config.yaml"), "apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n  severity: {windows-forbidden-field: info, missing-spec-os: info}\n")
 	severities := func(args ...string) map[string]string {
 		code, out, errOut := run(t, false, windowsHostPID, append([]string{"lint", "-o", "json", "--fail-on", "none"}, append(args, "-")...)...)
 		if code != ExitClean {

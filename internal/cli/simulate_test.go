@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,18 +21,13 @@ spec:
 
 func runSimulate(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code = Run(t.Context(), append([]string{"simulate"}, args...), Streams{In: strings.NewReader(stdin), Out: &out, Err: &errOut})
-	return code, out.String(), errOut.String()
+	return run(t, false, stdin, append([]string{"simulate"}, args...)...)
 }
 
 func TestSimulateExitCodes(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	clusterFile := filepath.Join(dir, "cluster.yaml")
-	if err := os.WriteFile(clusterFile, []byte("apiVersion: winkube.io/v1alpha1\nkind: Cluster\npools:\n- {name: lin, count: 1, os: linux, cpu: \"1\", memory: 4Gi}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	clusterFile := writeFile(t, filepath.Join(dir, "cluster.yaml"), "apiVersion: winkube.io/v1alpha1\nkind: Cluster\npools:\n- {name: lin, count: 1, os: linux, cpu: \"1\", memory: 4Gi}\n")
 	tests := []struct {
 		name  string
 		stdin string
@@ -98,15 +91,11 @@ func TestLintTakesClusterFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	// A Linux-only cluster: the reference cluster's Windows findings vanish.
-	linuxOnly := filepath.Join(dir, "linux.yaml")
-	if err := os.WriteFile(linuxOnly, []byte("apiVersion: winkube.io/v1alpha1\nkind: Cluster\npools:\n- {name: lin, count: 3, os: linux, cpu: \"4\", memory: 16Gi}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	linuxOnly := writeFile(t, filepath.Join(dir, "linux.yaml"), "apiVersion: winkube.io/v1alpha1\nkind: Cluster\npools:\n- {name: lin, count: 3, os: linux, cpu: \"4\", memory: 16Gi}\n")
 	unpinned := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: nginx}]\n"
 	lint := func(args ...string) string {
-		var out, errOut bytes.Buffer
-		Run(t.Context(), append([]string{"lint", "--fail-on", "none"}, args...), Streams{In: strings.NewReader(unpinned), Out: &out, Err: &errOut})
-		return out.String() + errOut.String()
+		_, out, errOut := run(t, false, unpinned, append([]string{"lint", "--fail-on", "none"}, args...)...)
+		return out + errOut
 	}
 	if got := lint("-"); !strings.Contains(got, "missing-os-pin") {
 		t.Fatalf("on the reference cluster an unpinned workload is reported:\n%s", got)
@@ -114,13 +103,9 @@ func TestLintTakesClusterFile(t *testing.T) {
 	if got := lint("--cluster", linuxOnly, "-"); strings.Contains(got, "missing-os-pin") {
 		t.Errorf("on a Linux-only cluster it is not:\n%s", got)
 	}
-	bad := filepath.Join(dir, "bad.yaml")
-	if err := os.WriteFile(bad, []byte("apiVersion: winkube.io/v1alpha1\nkind: Cluster\npols: []\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var errOut bytes.Buffer
-	code := Run(t.Context(), []string{"lint", "--cluster", bad, "-"}, Streams{In: strings.NewReader(unpinned), Out: &bytes.Buffer{}, Err: &errOut})
-	if code != ExitError || !strings.Contains(errOut.String(), `bad.yaml:3:1: unknown field "pols" (did you mean "pools"?)`) {
-		t.Errorf("exit %d, stderr %s", code, errOut.String())
+	bad := writeFile(t, filepath.Join(dir, "bad.yaml"), "apiVersion: winkube.io/v1alpha1\nkind: Cluster\npols: []\n")
+	code, _, errOut := run(t, false, unpinned, "lint", "--cluster", bad, "-")
+	if code != ExitError || !strings.Contains(errOut, `bad.yaml:3:1: unknown field "pols" (did you mean "pools"?)`) {
+		t.Errorf("exit %d, stderr %s", code, errOut)
 	}
 }
