@@ -49,23 +49,42 @@ type verdict struct {
 
 func (v verdict) key() string { return fmt.Sprintf("%s|%s|%d", v.Rule, v.File, v.Line) }
 
-func readVerdicts(t *testing.T) []verdict {
+// tsvRow is a row of a reviewed table: its line number and its cells.
+type tsvRow struct {
+	n int
+	c []string
+}
+
+// readTSV reads a reviewed table, what it holds named in the messages:
+// its first line is the header, blank lines are skipped, and every row
+// has the columns named.
+func readTSV(t *testing.T, path, what string, columns ...string) []tsvRow {
 	t.Helper()
-	f, err := os.Open(verdicts)
+	f, err := os.Open(path)
 	if err != nil {
-		t.Fatalf("the reviewed verdicts are missing: %v", err)
+		t.Fatalf("%s are missing: %v", what, err)
 	}
 	defer f.Close()
-	var out []verdict
+	var rows []tsvRow
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		if n == 1 || strings.TrimSpace(sc.Text()) == "" {
 			continue // header
 		}
 		c := strings.Split(sc.Text(), "\t")
-		if len(c) != 6 {
-			t.Fatalf("%s:%d: want 6 tab-separated columns (rule, file, line, verdict, status, reason), got %d", verdicts, n, len(c))
+		if len(c) != len(columns) {
+			t.Fatalf("%s:%d: want %d tab-separated columns (%s), got %d", path, n, len(columns), strings.Join(columns, ", "), len(c))
 		}
+		rows = append(rows, tsvRow{n, c})
+	}
+	return rows
+}
+
+func readVerdicts(t *testing.T) []verdict {
+	t.Helper()
+	var out []verdict
+	for _, r := range readTSV(t, verdicts, "the reviewed verdicts", "rule", "file", "line", "verdict", "status", "reason") {
+		n, c := r.n, r.c
 		line, err := strconv.Atoi(c[2])
 		if err != nil {
 			t.Fatalf("%s:%d: line %q: %v", verdicts, n, c[2], err)

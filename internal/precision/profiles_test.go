@@ -1,7 +1,6 @@
 package precision
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,22 +21,11 @@ type profile struct {
 
 func readProfiles(t *testing.T) []profile {
 	t.Helper()
-	f, err := os.Open(profilesFile)
-	if err != nil {
-		t.Fatalf("the per-repository profiles are missing: %v", err)
-	}
-	defer f.Close()
 	var out []profile
 	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if n == 1 || strings.TrimSpace(sc.Text()) == "" {
-			continue // header
-		}
-		c := strings.Split(sc.Text(), "\t")
+	for _, r := range readTSV(t, profilesFile, "the per-repository profiles", "repo", "cluster", "note") {
+		n, c := r.n, r.c
 		switch {
-		case len(c) != 3:
-			t.Fatalf("%s:%d: want 3 tab-separated columns (repo, cluster, note), got %d", profilesFile, n, len(c))
 		case seen[c[0]]:
 			t.Fatalf("%s:%d: repository %s has a profile already", profilesFile, n, c[0])
 		case strings.TrimSpace(c[2]) == "":

@@ -1,7 +1,6 @@
 package precision
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
@@ -36,21 +35,9 @@ func (m miss) key() string { return fmt.Sprintf("%s|%s|%d", m.Rule, m.File, m.Li
 
 func readMisses(t *testing.T) []miss {
 	t.Helper()
-	f, err := os.Open(misses)
-	if err != nil {
-		t.Fatalf("the reviewed misses are missing: %v", err)
-	}
-	defer f.Close()
 	var out []miss
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if n == 1 || strings.TrimSpace(sc.Text()) == "" {
-			continue // header
-		}
-		c := strings.Split(sc.Text(), "\t")
-		if len(c) != 5 {
-			t.Fatalf("%s:%d: want 5 tab-separated columns (rule, file, line, status, why), got %d", misses, n, len(c))
-		}
+	for _, r := range readTSV(t, misses, "the reviewed misses", "rule", "file", "line", "status", "why") {
+		n, c := r.n, r.c
 		line, err := strconv.Atoi(c[2])
 		switch {
 		case err != nil:

@@ -28,6 +28,14 @@ func (c missCount) recall() float64 {
 	return float64(c.found) / float64(c.recorded)
 }
 
+// entry returns m's counter for key, making it when there is none.
+func entry[T any](m map[string]*T, key string) *T {
+	if m[key] == nil {
+		m[key] = new(T)
+	}
+	return m[key]
+}
+
 // render writes docs/precision.md: precision per rule and overall over
 // the findings reported now, how many reviewed findings rule changes
 // removed, and beside them recall on the reviewed misses.
@@ -35,12 +43,7 @@ func render(vs []verdict, ms []miss, ps []profile, networking []string) ([]byte,
 	per := map[string]*tally{}
 	var all tally
 	for _, v := range vs {
-		t := per[v.Rule]
-		if t == nil {
-			t = &tally{}
-			per[v.Rule] = t
-		}
-		for _, x := range []*tally{t, &all} {
+		for _, x := range []*tally{entry(per, v.Rule), &all} {
 			switch {
 			case !v.Present:
 				x.Gone++
@@ -56,20 +59,13 @@ func render(vs []verdict, ms []miss, ps []profile, networking []string) ([]byte,
 	missed := map[string]*missCount{}
 	var allMissed missCount
 	for _, m := range ms {
-		c := missed[m.Rule]
-		if c == nil {
-			c = &missCount{}
-			missed[m.Rule] = c
-		}
-		for _, x := range []*missCount{c, &allMissed} {
+		for _, x := range []*missCount{entry(missed, m.Rule), &allMissed} {
 			x.recorded++
 			if m.Found {
 				x.found++
 			}
 		}
-		if per[m.Rule] == nil {
-			per[m.Rule] = &tally{}
-		}
+		entry(per, m.Rule) // a rule with misses has a row, findings or not
 	}
 	names := make([]string, 0, len(per))
 	for n := range per {
