@@ -140,6 +140,7 @@ var movedRepos = []struct{ From, To string }{
 	{"docker.io/microsoft/windowsservercore", "mcr.microsoft.com/windows/servercore"},
 	{"docker.io/microsoft/nanoserver", "mcr.microsoft.com/windows/nanoserver"},
 	{"docker.io/microsoft/iis", "mcr.microsoft.com/windows/servercore/iis"},
+	{"docker.io/microsoft/aspnet", "mcr.microsoft.com/dotnet/framework/aspnet"},
 }
 
 // nanoserverTagException is winsupport's tag exception: Nano Server has

@@ -28,7 +28,7 @@ type exporter func(m winsupport.Model) []check
 // fails until it is in this table or in notExportable). Expressions read
 // the variables of workloadVariables; windows below means
 // variables.os == 'windows'.
-var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks, identityChecks, networkChecks)
+var exported = merge(placementChecks, apiChecks, linuxOnlyChecks, imageChecks, identityChecks, networkChecks, hostProcessChecks)
 
 func merge(groups ...map[*rule.Rule]exporter) map[*rule.Rule]exporter {
 	out := map[*rule.Rule]exporter{}

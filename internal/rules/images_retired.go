@@ -25,12 +25,13 @@ var RetiredWindowsImage = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Images,
 	Doc: rule.Doc{
-		What: "Reports containers whose image is in one of Microsoft's retired Docker Hub repositories (microsoft/windowsservercore, microsoft/nanoserver, microsoft/iis) with a tag that names no Windows build (latest, or none), naming the mcr.microsoft.com repository that replaced it. A tag that names a build (1709, ltsc2016) is left to the build rules (sac-image-eol, image-build-mismatch, windows-build-unsupported).",
-		Why:  "Microsoft moved its Windows base images to the Microsoft Container Registry in 2018 and publishes no new tags on Docker Hub: the images there are Windows Server 2016 and Semi-Annual Channel builds without security updates, which no supported Windows node runs with process isolation. An untagged reference (microsoft/iis) pulls whatever latest was when the repository was frozen.",
+		What: "Reports containers whose image is in one of Microsoft's retired Docker Hub repositories (microsoft/windowsservercore, microsoft/nanoserver, microsoft/iis, microsoft/aspnet) with a tag that names no Windows build (latest, or none), naming the mcr.microsoft.com repository that replaced it. A tag that names a build (1709, ltsc2016) is left to the build rules (sac-image-eol, image-build-mismatch, windows-build-unsupported).",
+		Why:  "Microsoft moved its Windows base images to the Microsoft Container Registry in 2018 and publishes no new tags on Docker Hub: the images there are Windows Server 2016 and Semi-Annual Channel builds without security updates, which no supported Windows node runs with process isolation; the ASP.NET images moved with them (microsoft/aspnet to mcr.microsoft.com/dotnet/framework/aspnet). An untagged reference (microsoft/iis) pulls whatever latest was when the repository was frozen.",
 		Fix:  "Use the image's mcr.microsoft.com repository with a tag for your nodes' build, e.g. mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022.",
 		Sources: []string{
 			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images (Container base images): the base images are published to mcr.microsoft.com",
 			"hub.docker.com/r/microsoft/windowsservercore, /r/microsoft/nanoserver, /r/microsoft/iis (deprecated; moved to mcr.microsoft.com)",
+			"https://github.com/microsoft/aspnet-docker (archived: \"This repository has moved to microsoft/dotnet-framework-docker\", whose README publishes the ASP.NET images as mcr.microsoft.com/dotnet/framework/aspnet)",
 		},
 	},
 	Workload: func(p *rule.Pass) {

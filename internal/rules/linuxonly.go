@@ -47,6 +47,7 @@ var linuxOnlyRules = []*rule.Rule{
 	WindowsLinuxPath,
 	WindowsLinuxShell,
 	WindowsSidecarUnsupported,
+	HostProcessRootRelativeCommand,
 }
 
 // windowsBound reports whether the rule applies: the workload is for

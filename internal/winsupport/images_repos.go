@@ -14,6 +14,7 @@ var movedRepos = []struct {
 	{"docker.io/microsoft/windowsservercore", "mcr.microsoft.com/windows/servercore", "Docker Hub microsoft/windowsservercore: deprecated, moved to mcr.microsoft.com/windows/servercore"},
 	{"docker.io/microsoft/nanoserver", "mcr.microsoft.com/windows/nanoserver", "Docker Hub microsoft/nanoserver: deprecated, moved to mcr.microsoft.com/windows/nanoserver"},
 	{"docker.io/microsoft/iis", "mcr.microsoft.com/windows/servercore/iis", "Docker Hub microsoft/iis: moved to mcr.microsoft.com/windows/servercore/iis"},
+	{"docker.io/microsoft/aspnet", "mcr.microsoft.com/dotnet/framework/aspnet", "Docker Hub microsoft/aspnet: github.com/microsoft/aspnet-docker moved to microsoft/dotnet-framework-docker, which publishes mcr.microsoft.com/dotnet/framework/aspnet"},
 }
 
 // MovedRepo is where the retired Docker Hub repository of ref moved, ok
