@@ -51,13 +51,16 @@ var placementChecks = map[*rule.Rule]exporter{
 		// (as [key, value, effect, string, pool]); a toleration that
 		// matches it but for letter case is named instead.
 		// Pools a build pin keeps the pods off are skipped, whatever their
-		// taints (rules.buildAllowed).
-		x := `variables.winPools.transformList(i, p, variables.buildOK[i] && size(variables.untolerated[i]) > 0, variables.untolerated[i][0] + [p[0]])[0]`
+		// taints (rules.buildAllowed). A pod that names its node is held
+		// only to NoExecute taints, the ones its kubelet checks.
+		u := `variables.untolerated[i].filter(t, ` + namedTaintChecked("t") + `)`
+		x := `variables.winPools.transformList(i, p, variables.buildOK[i] && size(` + u + `) > 0, ` + u + `[0] + [p[0]])[0]`
 		return []check{{
-			expr: `variables.os == 'windows' && variables.pinned && ` + anyTainted,
+			expr: `variables.os == 'windows' && variables.pinned && variables.winPools.exists(i, p, variables.buildOK[i] && size(` + u + `) > 0)`,
 			detail: `(` + caseOnlyExpr(x) + ` ? ` + celf(rules.TaintCaseMsg, x+`[3]`) + ` : ` +
+				`(variables.spec.?nodeName.orValue('') != '' ? ` + celf(rules.UntoleratedTaintNamedMsg, x+`[3]`, x+`[4]`) + ` : ` +
 				`(variables.isDaemonSet ? ` + celf(rules.UntoleratedTaintDaemonSetMsg, x+`[3]`, x+`[4]`) + ` : ` +
-				celf(rules.UntoleratedTaintMsg, x+`[3]`, x+`[4]`) + `))`,
+				celf(rules.UntoleratedTaintMsg, x+`[3]`, x+`[4]`) + `)))`,
 		}}
 	},
 	rules.TolerationWithoutSelector: func(winsupport.Model) []check {
@@ -111,4 +114,12 @@ var placementChecks = map[*rule.Rule]exporter{
 				detail: celf(rules.DaemonSetTaintsOnlyMsg, who, plural(tainted, "pool", "pools"), poolList(tainted, `variables.untolerated[i][0][3]`))},
 		}
 	},
+}
+
+// namedTaintChecked is CEL for "taint t ([key, value, effect, string])
+// counts for this workload": every taint the scheduler checks, but only
+// a NoExecute one for a pod that names its node (spec.nodeName), which
+// only its kubelet admits (pkg/kubelet/lifecycle/predicate.go).
+func namedTaintChecked(t string) string {
+	return `(variables.spec.?nodeName.orValue('') == '' || ` + t + `[2] == 'NoExecute')`
 }

@@ -38,7 +38,7 @@ func fixVariables(o *Options, m winsupport.Model) []variable {
 		{"pinTo", `((` + on("missing-os-pin") + ` && variables.hybrid && !variables.pinned && (variables.schedLinux || variables.schedWindows) && !(variables.isDaemonSet && variables.os != 'windows')) || ` +
 			`(` + on("toleration-without-selector") + ` && !variables.isDaemonSet && variables.hybrid && variables.schedLinux && variables.schedWindows && ` + reachableTainted + `)) && variables.os != '' ? variables.os : ` +
 			on("linux-daemonset-unpinned") + ` && variables.isDaemonSet && variables.os != 'windows' && variables.schedWindows && variables.winPools.exists(i, p, variables.buildOK[i]) ? 'linux' : ''`},
-		{"fixTaints", `(` + on("missing-windows-toleration") + ` && ((variables.pinned && variables.os == 'windows') || variables.pinTo == 'windows')) ? variables.winPools.transformList(i, p, variables.buildOK[i], variables.untolerated[i]).flatten().filter(x, !` + caseOnly + `) : []`},
+		{"fixTaints", `(` + on("missing-windows-toleration") + ` && ((variables.pinned && variables.os == 'windows') || variables.pinTo == 'windows')) ? variables.winPools.transformList(i, p, variables.buildOK[i], variables.untolerated[i]).flatten().filter(x, ` + namedTaintChecked("x") + ` && !` + caseOnly + `) : []`},
 		{"addTolerations", `variables.fixTaints.transformList(i, x, !` + earlier + `, x[1] == '' ? {'key': x[0], 'operator': 'Exists', 'effect': x[2]} : {'key': x[0], 'operator': 'Equal', 'value': x[1], 'effect': x[2]})`},
 		{"setOS", "false"},
 	}

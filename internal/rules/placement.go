@@ -34,6 +34,7 @@ const (
 	TaintCaseMsg                 = "toleration does not match taint %s of the Windows nodes: taints are case-sensitive"
 	UntoleratedTaintMsg          = "Windows workload does not tolerate taint %s of Windows pool %q; its pods will stay Pending"
 	UntoleratedTaintDaemonSetMsg = "Windows DaemonSet does not tolerate taint %s of Windows pool %q; it runs no pod on the pool's nodes"
+	UntoleratedTaintNamedMsg     = "Windows workload names its node (spec.nodeName) and does not tolerate NoExecute taint %s of Windows pool %q; on that pool's nodes the kubelet rejects its pods: Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate"
 )
 
 // MissingOSPin: a workload the scheduler may place on either OS.
@@ -92,22 +93,25 @@ var MissingWindowsToleration = &rule.Rule{
 	Severity: rule.Error,
 	Category: rule.Placement,
 	Doc: rule.Doc{
-		What:    "Reports workloads pinned to Windows that do not tolerate a NoSchedule or NoExecute taint carried by the cluster's Windows pools; the cluster profile says which (aks and eks: none, gke: node.kubernetes.io/os=windows, openshift: os=Windows, reference: os=windows). A toleration that differs from the taint only in letter case is named once, since taints are matched case-sensitively. With no profile at all the taint is an assumption, and the input is the evidence: when more of the input's Windows workloads tolerate one convention than any other, and at least half of them do, every Windows workload is checked against that convention and the warning says how many follow it; otherwise a workload that tolerates any convention is taken at its word. The conventions are the built-in profiles' (os=windows, os=Windows, node.kubernetes.io/os=windows) and any Windows taint the input's tolerations spell their own way: an os or .../os key with the value windows in any letter case (K2s taints its Windows nodes OS=Windows:NoSchedule), and one that tolerates none gets a warning that names the assumed taint. Without a profile it is never an error. A single object (the webhook's) sets no convention for others.",
+		What:    "Reports workloads pinned to Windows that do not tolerate a NoSchedule or NoExecute taint carried by the cluster's Windows pools; the cluster profile says which (aks and eks: none, gke: node.kubernetes.io/os=windows, openshift: os=Windows, reference: os=windows). A toleration that differs from the taint only in letter case is named once, since taints are matched case-sensitively. With no profile at all the taint is an assumption, and the input is the evidence: when more of the input's Windows workloads tolerate one convention than any other, and at least half of them do, every Windows workload is checked against that convention and the warning says how many follow it; otherwise a workload that tolerates any convention is taken at its word. The conventions are the built-in profiles' (os=windows, os=Windows, node.kubernetes.io/os=windows) and any Windows taint the input's tolerations spell their own way: an os or .../os key with the value windows in any letter case (K2s taints its Windows nodes OS=Windows:NoSchedule), and one that tolerates none gets a warning that names the assumed taint. Without a profile it is never an error. A single object (the webhook's) sets no convention for others. A workload whose pods name their node (spec.nodeName) bypasses the scheduler, and the kubelet admits it whatever its NoSchedule taints: only an untolerated NoExecute taint is reported for it (with no profile, only a NoExecute convention).",
 		Why:     "Windows nodes are tainted so that Linux pods stay off them. A Windows pod needs both the selector and the toleration; with only the selector it stays Pending with `node(s) had untolerated taint`, and a DaemonSet silently runs no pod on the tainted nodes (its controller skips a node whose NoSchedule taints the pod does not tolerate).",
 		Fix:     "Add the toleration for the Windows taint (winkube fix adds the one from the cluster profile), or use a RuntimeClass whose scheduling carries it.",
-		Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (taints and tolerations, the dual constraint)", "https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (--register-with-taints='os=windows:NoSchedule')", "k8s.io/kubernetes v1.36.3 pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod (no pod for a node with an untolerated NoSchedule taint)"},
+		Sources: []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (taints and tolerations, the dual constraint)", "https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (--register-with-taints='os=windows:NoSchedule')", "k8s.io/kubernetes v1.36.3 pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod (no pod for a node with an untolerated NoSchedule taint)", "k8s.io/kubernetes v1.36.3 pkg/kubelet/lifecycle/predicate.go generalFilter (a pod bound by spec.nodeName is checked against NoExecute taints only: \"Kubelet is only interested in the NoExecute taint\")"},
 	},
 	Workload: func(p *rule.Pass) {
 		if !p.Target.Is(target.Windows) || !p.Target.Pinned {
 			return
 		}
 		tolPath := p.Workload.SpecPath.Child("tolerations")
+		// A pod bound by spec.nodeName never meets the scheduler; its
+		// kubelet checks only NoExecute taints (lifecycle.generalFilter).
+		named := p.Workload.Spec.NodeName != ""
 		if p.Cluster.Assumed {
 			// The input's own convention, known once it is read, stands in
 			// for the profile that was not given.
 			tols, path, ds := slices.Clone(p.Target.Tolerations), rule.Path(tolPath), isDaemonSet(p)
 			p.Later(rule.Finding{Path: path}, func(in *rule.Evidence, f *rule.Finding) bool {
-				return assumedToleration(in, tols, path, ds, f)
+				return assumedToleration(in, tols, path, ds, named, f)
 			})
 			return
 		}
@@ -116,6 +120,9 @@ var MissingWindowsToleration = &rule.Rule{
 				continue // a build pin keeps the pods off this pool whatever its taints
 			}
 			for _, t := range untolerated(pool, p.Target.Tolerations) {
+				if named && t.Effect != corev1.TaintEffectNoExecute {
+					continue
+				}
 				if i, ok := caseOnlyMismatch(p.Target.Tolerations, t); ok && i < len(p.Workload.Spec.Tolerations) {
 					p.Report(rule.Finding{Path: rule.Path(tolPath.Index(i)),
 						Message: fmt.Sprintf(TaintCaseMsg, taintString(t)),
@@ -123,7 +130,9 @@ var MissingWindowsToleration = &rule.Rule{
 					return
 				}
 				msg := fmt.Sprintf(UntoleratedTaintMsg, taintString(t), pool.Name)
-				if isDaemonSet(p) {
+				if named {
+					msg = fmt.Sprintf(UntoleratedTaintNamedMsg, taintString(t), pool.Name)
+				} else if isDaemonSet(p) {
 					// The DaemonSet controller creates no pod for a node
 					// whose NoSchedule taints the pod does not tolerate.
 					msg = fmt.Sprintf(UntoleratedTaintDaemonSetMsg, taintString(t), pool.Name)

@@ -138,16 +138,21 @@ func openReason(pool cluster.Pool) string {
 // names the assumed taint. It decides f, the finding at the tolerations'
 // path, and reports whether to keep it. A DaemonSet's pods do not wait
 // Pending: its controller creates none for a node whose taint they do not
-// tolerate, so the message says that.
-func assumedToleration(in *rule.Evidence, tols []corev1.Toleration, path string, daemonSet bool, f *rule.Finding) bool {
+// tolerate, so the message says that. A workload whose pods name their
+// node (named) is judged only against a NoExecute convention, the one
+// taint effect its kubelet checks.
+func assumedToleration(in *rule.Evidence, tols []corev1.Toleration, path string, daemonSet, named bool, f *rule.Finding) bool {
 	if c := in.WindowsTaint; c != nil {
-		if tolerates(tols, &c.Taint) {
+		if tolerates(tols, &c.Taint) || (named && c.Taint.Effect != corev1.TaintEffectNoExecute) {
 			return false
 		}
 		t := c.Taint
 		f.Message = fmt.Sprintf("%d of %d Windows workloads in this input tolerate %s; this one does not, so on nodes with that taint its pods stay Pending",
 			c.Tolerating, in.WindowsWorkloads, taintString(t))
-		if daemonSet {
+		if named {
+			f.Message = fmt.Sprintf("%d of %d Windows workloads in this input tolerate %s; this one names its node (spec.nodeName) and does not, so on nodes with that taint the kubelet rejects its pods",
+				c.Tolerating, in.WindowsWorkloads, taintString(t))
+		} else if daemonSet {
 			f.Message = fmt.Sprintf("%d of %d Windows workloads in this input tolerate %s; this DaemonSet does not, so it runs no pod on nodes with that taint",
 				c.Tolerating, in.WindowsWorkloads, taintString(t))
 		}
@@ -161,8 +166,8 @@ func assumedToleration(in *rule.Evidence, tols []corev1.Toleration, path string,
 		*f = f.WithSeverity(rule.Warning)
 		return true
 	}
-	if _, ok := toleratedConvention(tols); ok {
-		return false
+	if _, ok := toleratedConvention(tols); ok || named {
+		return false // the assumed taint is NoSchedule, which a named pod's kubelet does not check
 	}
 	t := cluster.WindowsTaint
 	f.Message = fmt.Sprintf("if your Windows nodes carry the recommended taint %s, this workload's pods stay Pending: it tolerates no Windows taint", taintString(t))

@@ -21,7 +21,7 @@ import (
 // on a line expects one finding of the rule on that line per regexp, each
 // matching its message. Header comments choose the context:
 //
-//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025 | no-port-mappings | flannel | calico | overlay | dsr | all-dsr
+//	# cluster: reference | assumed | gke | openshift | aks | multi-build | ws2019 | untainted | linux-only | ws2025 | no-port-mappings | flannel | calico | overlay | dsr | all-dsr | no-execute
 //	# kubernetes-version: 1.30
 //	# resolve-images (image platforms from the rules test's in-memory registry, as --resolve-images)
 var (
@@ -93,6 +93,12 @@ var Clusters = map[string]func() *cluster.Cluster{
 	},
 	"calico": func() *cluster.Cluster {
 		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), cni(pool("windows", "windows", "10.0.20348", cluster.WindowsTaint), "calico")}}
+	},
+	// A Windows pool whose taint evicts (NoExecute) beside one whose taint
+	// only keeps the scheduler off (NoSchedule).
+	"no-execute": func() *cluster.Cluster {
+		evict := corev1.Taint{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoExecute}
+		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", ""), pool("win-evict", "windows", "10.0.20348", evict), pool("windows", "windows", "10.0.20348", cluster.WindowsTaint)}}
 	},
 	"linux-only": func() *cluster.Cluster {
 		return &cluster.Cluster{Pools: []cluster.Pool{pool("linux", "linux", "")}}

@@ -128,6 +128,9 @@ func genPodSpec(r *rand.Rand) corev1.PodSpec {
 	if chance(0.3) {
 		s.OS = &corev1.PodOS{Name: []corev1.OSName{corev1.Windows, corev1.Linux}[pick(2)]}
 	}
+	if chance(0.05) {
+		s.NodeName = "akswin000000" // bound without the scheduler: only NoExecute taints count
+	}
 	if chance(0.04) {
 		rc := "windows-2022"
 		s.RuntimeClassName = &rc
