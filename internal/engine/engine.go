@@ -321,7 +321,7 @@ func (r *run) checkWorkload(seq int, o *manifest.Object, w *manifest.Workload) [
 	r.hold(seq, hs)
 	ns := o.Namespace
 	r.mu.Lock()
-	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS, Replicas: w.Replicas, ConfigMaps: svcname.ConfigMaps(w.Spec)})
+	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS, Replicas: w.Replicas, ConfigMaps: svcname.ConfigMaps(w.Spec), HostProcess: facts.HostProcess, DNSPolicy: string(w.Spec.DNSPolicy)})
 	r.evidence.count(&facts)
 	r.mu.Unlock()
 	return out

@@ -187,6 +187,10 @@ type Summary struct {
 	// ConfigMaps names the ConfigMaps the pods read: volumes (projected
 	// too), envFrom and configMapKeyRef.
 	ConfigMaps []string
+	// HostProcess: the pods run HostProcess containers; DNSPolicy is the
+	// pod's dnsPolicy as written (empty: ClusterFirst).
+	HostProcess bool
+	DNSPolicy   string
 }
 
 // CorpusPass is what a Corpus rule sees: every Service, NetworkPolicy and

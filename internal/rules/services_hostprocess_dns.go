@@ -15,6 +15,9 @@ import (
 // then the names, each quoted and joined by ", ".
 const HostProcessDNSMsg = "%s names %s, but dnsPolicy ClusterFirstWithHostNet does not reach a HostProcess pod: containerd sets up no pod network for it, so it resolves with the node's DNS, which knows cluster names only if the node is set up to"
 
+// hostProcessDNSHint is the hint of HostProcessDNSMsg's findings.
+const hostProcessDNSHint = "use the Service's cluster IP (KUBERNETES_SERVICE_HOST for the API server), or make the node's DNS forward the cluster domain"
+
 // WindowsHostProcessClusterDNS: a HostProcess pod that asks for cluster
 // DNS and names Services by DNS name.
 var WindowsHostProcessClusterDNS = &rule.Rule{
@@ -55,7 +58,7 @@ var WindowsHostProcessClusterDNS = &rule.Rule{
 					return false
 				}
 				f.Message = fmt.Sprintf(HostProcessDNSMsg, where, strings.Join(named, ", "))
-				f.Hint = "use the Service's cluster IP (KUBERNETES_SERVICE_HOST for the API server), or make the node's DNS forward the cluster domain"
+				f.Hint = hostProcessDNSHint
 				return true
 			})
 		})
