@@ -2,7 +2,8 @@ package rules
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -44,12 +45,7 @@ var WindowsDNSPartialNameConfig = &rule.Rule{
 			if len(readers) == 0 {
 				continue
 			}
-			keys := make([]string, 0, len(cm.Data))
-			for k := range cm.Data {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(cm.Data)) {
 				var named []string
 				for _, n := range svcname.PartialNames(cm.Data[k], domain) {
 					if n.Always || services[rule.ServiceKey(n.Namespace, n.Service)] {
