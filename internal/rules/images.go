@@ -29,9 +29,17 @@ var imageRules = []*rule.Rule{
 
 // eachImage calls fn for every container whose image the model can place.
 func eachImage(p *rule.Pass, fn func(img winsupport.Image, path *field.Path)) {
+	eachImageRef(p, func(ref string, path *field.Path) {
+		fn(withRegistry(p, p.Model.ParseImage(ref)), path)
+	})
+}
+
+// eachImageRef calls fn for every container that names an image, with the
+// reference as written and the path of its image field.
+func eachImageRef(p *rule.Pass, fn func(ref string, path *field.Path)) {
 	winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
 		if c.Image != "" {
-			fn(withRegistry(p, p.Model.ParseImage(c.Image)), cp.Child("image"))
+			fn(c.Image, cp.Child("image"))
 		}
 	})
 }
