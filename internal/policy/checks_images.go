@@ -12,12 +12,17 @@ var imageChecks = map[*rule.Rule]exporter{
 	rules.ImageBuildMismatch:      imageBuildMismatchChecks,
 	// A resources rule, here for the image size table it reads.
 	rules.WindowsMissingStartupProbe: startupProbeChecks,
-	rules.WindowsImageOnLinux: func(winsupport.Model) []check {
-		return []check{{expr: `variables.os == 'linux' && variables.imgPlatforms.exists(p, p == 'windows')`,
-			detail: `variables.containers.transformList(i, c, variables.imgPlatforms[i] == 'windows', 'image "' + c.image + '" is Windows-only (' + variables.imgSource[i] + ') but the workload is bound to Linux (from ' + variables.by + '); on a Linux node the pull fails: ` + winsupport.NoPlatformMatch + `').join('; ')`}}
-	},
-	rules.LinuxImageOnWindows: func(winsupport.Model) []check {
-		return []check{{expr: `variables.os == 'windows' && variables.imgPlatforms.exists(p, p == 'linux')`,
-			detail: `variables.containers.transformList(i, c, variables.imgPlatforms[i] == 'linux', 'image "' + c.image + '" is Linux-only (' + variables.imgSource[i] + ') but the workload is bound to Windows (from ' + variables.by + '); on a Windows node the pull fails: ` + winsupport.NoPlatformMatch + `').join('; ')`}}
-	},
+	rules.WindowsImageOnLinux:        otherOSImageChecks("linux", "Linux", "windows", "Windows"),
+	rules.LinuxImageOnWindows:        otherOSImageChecks("windows", "Windows", "linux", "Linux"),
+}
+
+// otherOSImageChecks exports windows-image-on-linux and
+// linux-image-on-windows: in a workload bound to one OS (bound, as
+// variables.os has it, and as messages name it), the images made only for
+// the other.
+func otherOSImageChecks(bound, boundName, image, imageName string) exporter {
+	return func(winsupport.Model) []check {
+		return []check{{expr: `variables.os == '` + bound + `' && variables.imgPlatforms.exists(p, p == '` + image + `')`,
+			detail: `variables.containers.transformList(i, c, variables.imgPlatforms[i] == '` + image + `', 'image "' + c.image + '" is ` + imageName + `-only (' + variables.imgSource[i] + ') but the workload is bound to ` + boundName + ` (from ' + variables.by + '); on a ` + boundName + ` node the pull fails: ` + winsupport.NoPlatformMatch + `').join('; ')`}}
+	}
 }

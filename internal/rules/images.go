@@ -29,9 +29,17 @@ var imageRules = []*rule.Rule{
 
 // eachImage calls fn for every container whose image the model can place.
 func eachImage(p *rule.Pass, fn func(img winsupport.Image, path *field.Path)) {
+	eachImageRef(p, func(ref string, path *field.Path) {
+		fn(withRegistry(p, p.Model.ParseImage(ref)), path)
+	})
+}
+
+// eachImageRef calls fn for every container that names an image, with the
+// reference as written and the path of its image field.
+func eachImageRef(p *rule.Pass, fn func(ref string, path *field.Path)) {
 	winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
 		if c.Image != "" {
-			fn(withRegistry(p, p.Model.ParseImage(c.Image)), cp.Child("image"))
+			fn(c.Image, cp.Child("image"))
 		}
 	})
 }
@@ -51,20 +59,7 @@ var WindowsImageOnLinux = &rule.Rule{
 			"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images (Windows base images)",
 		},
 	},
-	Workload: func(p *rule.Pass) {
-		f := p.Target
-		if !f.Is(target.Linux) {
-			return
-		}
-		eachImage(p, func(img winsupport.Image, path *field.Path) {
-			if img.Platform != winsupport.PlatformWindows {
-				return
-			}
-			p.Report(rule.Finding{Path: rule.Path(path),
-				Message: fmt.Sprintf("image %q is Windows-only (%s) but the workload is bound to Linux (from %s); on a Linux node the pull fails: %s", img.Ref, img.Source, f.By, winsupport.NoPlatformMatch),
-				Hint:    "pin the workload to windows, or use a Linux image"})
-		})
-	},
+	Workload: otherOSImage(linuxOS, windowsOS, "pin the workload to windows, or use a Linux image"),
 }
 
 // LinuxImageOnWindows: a Linux image cannot run on a Windows node.
@@ -82,18 +77,38 @@ var LinuxImageOnWindows = &rule.Rule{
 			"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (node-exporter and Fluentd are Linux only; use the Windows counterparts)",
 		},
 	},
-	Workload: func(p *rule.Pass) {
+	Workload: otherOSImage(windowsOS, linuxOS, "use a Windows or multi-platform image"),
+}
+
+// osPlatform is an OS as a workload is bound to it, as an image platform
+// and as messages name it.
+type osPlatform struct {
+	os       target.OS
+	platform winsupport.Platform
+	name     string
+}
+
+var (
+	linuxOS   = osPlatform{target.Linux, winsupport.PlatformLinux, "Linux"}
+	windowsOS = osPlatform{target.Windows, winsupport.PlatformWindows, "Windows"}
+)
+
+// otherOSImage is the Workload run of windows-image-on-linux and
+// linux-image-on-windows: in a workload bound to one OS, the images made
+// only for the other.
+func otherOSImage(bound, image osPlatform, hint string) func(*rule.Pass) {
+	return func(p *rule.Pass) {
 		f := p.Target
-		if !f.Is(target.Windows) {
+		if !f.Is(bound.os) {
 			return
 		}
 		eachImage(p, func(img winsupport.Image, path *field.Path) {
-			if img.Platform != winsupport.PlatformLinux {
+			if img.Platform != image.platform {
 				return
 			}
 			p.Report(rule.Finding{Path: rule.Path(path),
-				Message: fmt.Sprintf("image %q is Linux-only (%s) but the workload is bound to Windows (from %s); on a Windows node the pull fails: %s", img.Ref, img.Source, f.By, winsupport.NoPlatformMatch),
-				Hint:    "use a Windows or multi-platform image"})
+				Message: fmt.Sprintf("image %q is %s-only (%s) but the workload is bound to %s (from %s); on a %s node the pull fails: %s", img.Ref, image.name, img.Source, bound.name, f.By, bound.name, winsupport.NoPlatformMatch),
+				Hint:    hint})
 		})
-	},
+	}
 }

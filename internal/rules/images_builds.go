@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/rule"
@@ -50,19 +49,15 @@ var ImageBuildMismatch = &rule.Rule{
 			return
 		}
 		pools, pins := buildHosts(p)
-		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
-			if c.Image == "" {
-				return
-			}
-			path := cp.Child("image")
-			if b, _ := eolSAC(p, withRegistry(p, p.Model.ParseImage(c.Image))); b != nil {
+		eachImageRef(p, func(ref string, path *field.Path) {
+			if b, _ := eolSAC(p, withRegistry(p, p.Model.ParseImage(ref))); b != nil {
 				return // one finding per cause: sac-image-eol says both
 			}
-			if r, ok := registryImage(p, c.Image); ok {
+			if r, ok := registryImage(p, ref); ok {
 				reportRegistryMismatch(p, r, path, pools, pins)
 				return
 			}
-			img := p.Model.ParseImage(c.Image)
+			img := p.Model.ParseImage(ref)
 			if img.Build == nil || img.Platform != winsupport.PlatformWindows {
 				return
 			}

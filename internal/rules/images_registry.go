@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/rule"
@@ -32,13 +31,10 @@ var ImageUnresolved = &rule.Rule{
 		if p.Images == nil {
 			return
 		}
-		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
-			if c.Image == "" {
-				return
-			}
-			if _, err := p.Images.Lookup(c.Image); err != nil {
-				p.Report(rule.Finding{Path: rule.Path(cp.Child("image")),
-					Message: fmt.Sprintf("image %q could not be resolved: %v; its platforms are judged by its tag only", c.Image, err),
+		eachImageRef(p, func(ref string, path *field.Path) {
+			if _, err := p.Images.Lookup(ref); err != nil {
+				p.Report(rule.Finding{Path: rule.Path(path),
+					Message: fmt.Sprintf("image %q could not be resolved: %v; its platforms are judged by its tag only", ref, err),
 					Hint:    unresolvedHint(err)})
 			}
 		})

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/winkube/winkube/internal/rule"
@@ -35,16 +34,16 @@ var RetiredWindowsImage = &rule.Rule{
 		},
 	},
 	Workload: func(p *rule.Pass) {
-		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
-			to, _, ok := p.Model.MovedRepo(c.Image)
-			if !ok || p.Model.ParseImage(c.Image).Build != nil {
+		eachImageRef(p, func(ref string, path *field.Path) {
+			to, _, ok := p.Model.MovedRepo(ref)
+			if !ok || p.Model.ParseImage(ref).Build != nil {
 				// A tag that names a build is judged by the build rules
 				// (sac-image-eol, image-build-mismatch), with the new
 				// address in their fix: one cause, one finding.
 				return
 			}
-			p.Report(rule.Finding{Path: rule.Path(cp.Child("image")),
-				Message: fmt.Sprintf(RetiredImageMsg, c.Image, to),
+			p.Report(rule.Finding{Path: rule.Path(path),
+				Message: fmt.Sprintf(RetiredImageMsg, ref, to),
 				Hint:    fmt.Sprintf("use %s with a tag for your nodes' Windows build", to)})
 		})
 	},
@@ -67,13 +66,13 @@ var WindowsImageRepositoryDeleted = &rule.Rule{
 		},
 	},
 	Workload: func(p *rule.Pass) {
-		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
-			repo, ok := p.Model.DeletedRepo(c.Image)
+		eachImageRef(p, func(ref string, path *field.Path) {
+			repo, ok := p.Model.DeletedRepo(ref)
 			if !ok {
 				return
 			}
-			p.Report(rule.Finding{Path: rule.Path(cp.Child("image")),
-				Message: fmt.Sprintf(DeletedRepoMsg, c.Image, strings.TrimPrefix(repo, "docker.io/"), winsupport.PullAccessDenied),
+			p.Report(rule.Finding{Path: rule.Path(path),
+				Message: fmt.Sprintf(DeletedRepoMsg, ref, strings.TrimPrefix(repo, "docker.io/"), winsupport.PullAccessDenied),
 				Hint:    "run SQL Server from mcr.microsoft.com/mssql/server in a Linux pod behind a Service, or build your own Windows image and push it to a registry you control"})
 		})
 	},
@@ -95,14 +94,14 @@ var WindowsImageTagUnpublished = &rule.Rule{
 		},
 	},
 	Workload: func(p *rule.Pass) {
-		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
-			fixed, _, ok := p.Model.UnpublishedTag(c.Image)
+		eachImageRef(p, func(ref string, image *field.Path) {
+			fixed, _, ok := p.Model.UnpublishedTag(ref)
 			if !ok {
 				return
 			}
-			path := rule.Path(cp.Child("image"))
+			path := rule.Path(image)
 			p.Report(rule.Finding{Path: path,
-				Message: fmt.Sprintf(UnpublishedTagMsg, c.Image, fixed),
+				Message: fmt.Sprintf(UnpublishedTagMsg, ref, fixed),
 				Fix:     &rule.Fix{Title: "use " + fixed, Safe: true, Edits: []rule.Edit{{Op: rule.Set, Path: path, Value: fixed}}}})
 		})
 	},

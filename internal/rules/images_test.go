@@ -7,9 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/engine"
-	"github.com/winkube/winkube/internal/manifest"
-	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/winsupport"
 )
 
@@ -110,17 +107,8 @@ func TestParseImageVariants(t *testing.T) {
 func TestOneFindingPerImage(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join("testdata", "sac-image-eol", "fire.yaml")
-	ins, errs := manifest.Inputs([]string{path}, nil)
-	if len(errs) > 0 {
-		t.Fatal(errs[0])
-	}
-	rs := []*rule.Rule{ImageBuildMismatch, WindowsBuildUnsupported, SACImageEOL}
-	res, err := engine.Run(t.Context(), ins, engine.Options{Rules: rs, Cluster: cluster.Reference(), Model: winsupport.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
 	per := map[int][]string{}
-	for _, f := range res.Findings {
+	for _, f := range fileFindings(t, cluster.Reference(), path, ImageBuildMismatch, WindowsBuildUnsupported, SACImageEOL) {
 		per[f.Line] = append(per[f.Line], f.Rule+" "+f.Severity.String())
 	}
 	want := map[int][]string{
@@ -140,16 +128,8 @@ func TestOneFindingPerImage(t *testing.T) {
 func TestPlaceholderOnce(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join("testdata", "load-error", "placeholder-name.yaml")
-	ins, errs := manifest.Inputs([]string{path}, nil)
-	if len(errs) > 0 {
-		t.Fatal(errs[0])
-	}
-	res, err := engine.Run(t.Context(), ins, engine.Options{Rules: Suite(), Cluster: cluster.Reference(), Model: winsupport.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
 	per := map[int][]string{}
-	for _, f := range res.Findings {
+	for _, f := range fileFindings(t, cluster.Reference(), path, Suite()...) {
 		if f.Line == 7 || f.Line == 14 {
 			per[f.Line] = append(per[f.Line], f.Rule)
 		}

@@ -1,32 +1,14 @@
 package rules
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/engine"
-	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
-	"github.com/winkube/winkube/internal/winsupport"
 )
-
-// placementFindings runs one rule over a manifest read from memory.
-func placementFindings(t *testing.T, r *rule.Rule, c *cluster.Cluster, yaml string) []rule.Finding {
-	t.Helper()
-	ins, errs := manifest.Inputs([]string{"-"}, strings.NewReader(yaml))
-	if len(errs) > 0 {
-		t.Fatal(errs[0])
-	}
-	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: []*rule.Rule{r}, Cluster: c, Model: winsupport.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Findings
-}
 
 const (
 	fixWindowsPod = `apiVersion: v1
@@ -98,7 +80,7 @@ func TestPlacementAndImageFixes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			fs := placementFindings(t, tt.rule, tt.cluster(), strings.Replace(tt.yaml, "IMAGE", tt.image, 1))
+			fs := findings(t, tt.cluster(), strings.Replace(tt.yaml, "IMAGE", tt.image, 1), tt.rule)
 			if len(fs) != 1 {
 				t.Fatalf("got %d findings, want 1: %v", len(fs), fs)
 			}
@@ -136,7 +118,7 @@ handler: runhcs-wcow-hypervisor
 			t.Parallel()
 			yaml := strings.Replace(tt.yaml, "IMAGE", "mcr.microsoft.com/windows/servercore:ltsc2019", 1)
 			var got []rule.Severity
-			for _, f := range placementFindings(t, tt.rule, testClusters[tt.cluster](), yaml) {
+			for _, f := range findings(t, testClusters[tt.cluster](), yaml, tt.rule) {
 				got = append(got, f.Severity)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {

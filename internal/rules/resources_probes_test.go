@@ -1,40 +1,16 @@
 package rules
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/winkube/winkube/internal/engine"
-	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
-	"github.com/winkube/winkube/internal/winsupport"
 )
-
-// ruleFindings runs one rule over a manifest on the reference cluster.
-func ruleFindings(t *testing.T, r *rule.Rule, doc string) []rule.Finding {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "m.yaml")
-	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ins, errs := manifest.Inputs([]string{path}, nil)
-	if len(errs) > 0 {
-		t.Fatal(errs[0])
-	}
-	res, err := engine.Run(context.Background(), ins, engine.Options{Rules: []*rule.Rule{LoadError, r}, Model: winsupport.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Findings
-}
 
 func TestStartupProbeFix(t *testing.T) {
 	t.Parallel()
-	fs := ruleFindings(t, WindowsMissingStartupProbe, `apiVersion: v1
+	fs := findings(t, nil, `apiVersion: v1
 kind: Pod
 metadata: {name: iis}
 spec:
@@ -50,7 +26,7 @@ spec:
     image: mcr.microsoft.com/windows/servercore:ltsc2022
     livenessProbe:
       tcpSocket: {port: http}
-`)
+`, LoadError, WindowsMissingStartupProbe)
 	want := []*rule.Fix{
 		{Title: "add a startup probe to container web", Safe: true, Edits: []rule.Edit{{Op: rule.Set, Path: "spec.containers[0].startupProbe", Value: map[string]any{
 			"httpGet":          map[string]any{"path": "/healthz", "port": int64(80), "httpHeaders": []any{map[string]any{"name": "Host", "value": "shop"}}},
@@ -86,7 +62,7 @@ func TestMissingResources(t *testing.T) {
 		{`{requests: {cpu: 100m}, limits: {memory: 1Gi}}`, nil},
 	}
 	for _, c := range cases {
-		fs := ruleFindings(t, WindowsMissingResources, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  os: {name: windows}\n  containers:\n  - name: c\n    image: x\n    resources: "+c.yaml+"\n")
+		fs := findings(t, nil, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  os: {name: windows}\n  containers:\n  - name: c\n    image: x\n    resources: "+c.yaml+"\n", LoadError, WindowsMissingResources)
 		var got []string
 		for _, f := range fs {
 			if f.Rule != WindowsMissingResources.ID {

@@ -53,27 +53,24 @@ var WindowsServiceExternalTrafficLocal = &rule.Rule{
 		},
 	},
 	Corpus: func(p *rule.CorpusPass) {
-		for _, obj := range p.Services {
-			svc := svcOf(obj)
-			if svc == nil || svc.Spec.ExternalTrafficPolicy != corev1.ServiceExternalTrafficPolicyLocal {
-				continue
-			}
-			noDSR, allDSR := poolsWithoutDSR(p)
-			if allDSR {
-				continue
-			}
-			if ws := svcWindowsBackends(p, obj, svc); len(ws) > 0 {
-				msg := fmt.Sprintf("externalTrafficPolicy: Local selects Windows pods of %s; Windows kube-proxy honours it only with Direct Server Return, which not every CNI configuration supports", svcRefs(ws))
-				if len(noDSR) > 0 {
-					msg = fmt.Sprintf("externalTrafficPolicy: Local selects Windows pods of %s, but kube-proxy runs without Direct Server Return on %s; Windows does not support the Local policy in non-DSR mode", svcRefs(ws), strings.Join(noDSR, ", "))
-				}
-				p.Report(obj, rule.Finding{
-					Path:    "spec.externalTrafficPolicy",
-					Message: msg,
-					Hint:    "use externalTrafficPolicy: Cluster, or make sure kube-proxy on the Windows nodes runs with DSR (winkernel.enableDSR: true); say kubeProxyDSR: true on the pool when it does",
-				})
-			}
+		noDSR, allDSR := poolsWithoutDSR(p)
+		if allDSR {
+			return
 		}
+		local := func(svc *corev1.Service) bool {
+			return svc.Spec.ExternalTrafficPolicy == corev1.ServiceExternalTrafficPolicyLocal
+		}
+		eachWindowsService(p, local, func(obj *manifest.Object, _ *corev1.Service, ws []rule.Summary) {
+			msg := fmt.Sprintf("externalTrafficPolicy: Local selects Windows pods of %s; Windows kube-proxy honours it only with Direct Server Return, which not every CNI configuration supports", svcRefs(ws))
+			if len(noDSR) > 0 {
+				msg = fmt.Sprintf("externalTrafficPolicy: Local selects Windows pods of %s, but kube-proxy runs without Direct Server Return on %s; Windows does not support the Local policy in non-DSR mode", svcRefs(ws), strings.Join(noDSR, ", "))
+			}
+			p.Report(obj, rule.Finding{
+				Path:    "spec.externalTrafficPolicy",
+				Message: msg,
+				Hint:    "use externalTrafficPolicy: Cluster, or make sure kube-proxy on the Windows nodes runs with DSR (winkernel.enableDSR: true); say kubeProxyDSR: true on the pool when it does",
+			})
+		})
 	},
 }
 
@@ -99,6 +96,21 @@ func poolsWithoutDSR(p *rule.CorpusPass) (names []string, all bool) {
 func svcOf(obj *manifest.Object) *corev1.Service {
 	svc, _ := obj.Typed.(*corev1.Service)
 	return svc
+}
+
+// eachWindowsService calls fn for each Service of the input that want
+// accepts and whose selector matches Windows workloads
+// (svcWindowsBackends), with them.
+func eachWindowsService(p *rule.CorpusPass, want func(*corev1.Service) bool, fn func(obj *manifest.Object, svc *corev1.Service, ws []rule.Summary)) {
+	for _, obj := range p.Services {
+		svc := svcOf(obj)
+		if svc == nil || !want(svc) {
+			continue
+		}
+		if ws := svcWindowsBackends(p, obj, svc); len(ws) > 0 {
+			fn(obj, svc, ws)
+		}
+	}
 }
 
 // svcWindowsBackends returns the Windows workloads whose pod template labels

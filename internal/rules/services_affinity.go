@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/winkube/winkube/internal/cluster"
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -33,19 +34,14 @@ var WindowsServiceSessionAffinity = &rule.Rule{
 		if len(old) == 0 {
 			return
 		}
-		for _, obj := range p.Services {
-			svc := svcOf(obj)
-			if svc == nil || svc.Spec.SessionAffinity != corev1.ServiceAffinityClientIP {
-				continue
-			}
-			if ws := svcWindowsBackends(p, obj, svc); len(ws) > 0 {
-				p.Report(obj, rule.Finding{
-					Path:    svcPath("sessionAffinity"),
-					Message: fmt.Sprintf("sessionAffinity: ClientIP selects Windows pods of %s, but %s; Windows supports ClientIP affinity only from Windows Server 2022", svcRefs(ws), strings.Join(old, ", ")),
-					Hint:    "run the workload on Windows Server 2022 or later nodes, or do not rely on session affinity",
-				})
-			}
-		}
+		clientIP := func(svc *corev1.Service) bool { return svc.Spec.SessionAffinity == corev1.ServiceAffinityClientIP }
+		eachWindowsService(p, clientIP, func(obj *manifest.Object, _ *corev1.Service, ws []rule.Summary) {
+			p.Report(obj, rule.Finding{
+				Path:    svcPath("sessionAffinity"),
+				Message: fmt.Sprintf("sessionAffinity: ClientIP selects Windows pods of %s, but %s; Windows supports ClientIP affinity only from Windows Server 2022", svcRefs(ws), strings.Join(old, ", ")),
+				Hint:    "run the workload on Windows Server 2022 or later nodes, or do not rely on session affinity",
+			})
+		})
 	},
 }
 
@@ -100,20 +96,18 @@ var WindowsServiceSessionAffinityTimeout = &rule.Rule{
 		},
 	},
 	Corpus: func(p *rule.CorpusPass) {
-		for _, obj := range p.Services {
-			svc := svcOf(obj)
-			if svc == nil || svc.Spec.SessionAffinityConfig == nil || svc.Spec.SessionAffinityConfig.ClientIP == nil || svc.Spec.SessionAffinityConfig.ClientIP.TimeoutSeconds == nil {
-				continue
-			}
-			if ws := svcWindowsBackends(p, obj, svc); len(ws) > 0 {
-				path := svcPath("sessionAffinityConfig", "clientIP", "timeoutSeconds")
-				p.Report(obj, rule.Finding{
-					Path:    path,
-					Message: fmt.Sprintf("sessionAffinityConfig.clientIP.timeoutSeconds is not supported on Windows and has no effect on the Windows pods of %s", svcRefs(ws)),
-					Hint:    "remove timeoutSeconds, or keep it only on Services in front of Linux pods",
-					Fix:     &rule.Fix{Title: "remove the session affinity timeout", Edits: []rule.Edit{{Op: rule.Remove, Path: path}}},
-				})
-			}
+		timeout := func(svc *corev1.Service) bool {
+			c := svc.Spec.SessionAffinityConfig
+			return c != nil && c.ClientIP != nil && c.ClientIP.TimeoutSeconds != nil
 		}
+		eachWindowsService(p, timeout, func(obj *manifest.Object, _ *corev1.Service, ws []rule.Summary) {
+			path := svcPath("sessionAffinityConfig", "clientIP", "timeoutSeconds")
+			p.Report(obj, rule.Finding{
+				Path:    path,
+				Message: fmt.Sprintf("sessionAffinityConfig.clientIP.timeoutSeconds is not supported on Windows and has no effect on the Windows pods of %s", svcRefs(ws)),
+				Hint:    "remove timeoutSeconds, or keep it only on Services in front of Linux pods",
+				Fix:     &rule.Fix{Title: "remove the session affinity timeout", Edits: []rule.Edit{{Op: rule.Remove, Path: path}}},
+			})
+		})
 	},
 }

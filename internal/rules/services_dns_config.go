@@ -2,8 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -47,12 +47,7 @@ var WindowsDNSPartialNameConfig = &rule.Rule{
 			if len(readers) == 0 && len(hostProcess) == 0 {
 				continue
 			}
-			keys := make([]string, 0, len(cm.Data))
-			for k := range cm.Data {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(cm.Data)) {
 				var named, where []string
 				for _, n := range svcname.PartialNames(cm.Data[k], domain) {
 					if n.Always || services[rule.ServiceKey(n.Namespace, n.Service)] {

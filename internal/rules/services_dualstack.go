@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -26,15 +27,7 @@ var WindowsServiceDualStack = &rule.Rule{
 		},
 	},
 	Corpus: func(p *rule.CorpusPass) {
-		for _, obj := range p.Services {
-			svc := svcOf(obj)
-			if svc == nil || !dualStack(svc) {
-				continue
-			}
-			ws := svcWindowsBackends(p, obj, svc)
-			if len(ws) == 0 {
-				continue
-			}
+		eachWindowsService(p, dualStack, func(obj *manifest.Object, _ *corev1.Service, ws []rule.Summary) {
 			msg := fmt.Sprintf("Service asks for both IP families and selects Windows pods of %s; Windows supports dual-stack pods and nodes only with single-family Services", svcRefs(ws))
 			if ov := overlayPools(p); len(ov) > 0 {
 				msg += fmt.Sprintf(", and %s an overlay network, where Windows does not support dual-stack at all", ov)
@@ -44,7 +37,7 @@ var WindowsServiceDualStack = &rule.Rule{
 				Message: msg,
 				Hint:    "use ipFamilyPolicy: SingleStack with one family for the Service in front of Windows pods",
 			})
-		}
+		})
 	},
 }
 

@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -26,27 +27,19 @@ var WindowsServiceIPv6SingleStack = &rule.Rule{
 		},
 	},
 	Corpus: func(p *rule.CorpusPass) {
-		for _, obj := range p.Services {
-			svc := svcOf(obj)
-			if svc == nil {
-				continue
+		isIPv6Only := func(svc *corev1.Service) bool { _, ok := ipv6Only(svc); return ok }
+		eachWindowsService(p, isIPv6Only, func(obj *manifest.Object, svc *corev1.Service, ws []rule.Summary) {
+			path, _ := ipv6Only(svc)
+			msg := fmt.Sprintf("Service is IPv6 single-stack and selects Windows pods of %s; Kubernetes on Windows does not support IPv6-only networking", svcRefs(ws))
+			if ov := overlayPools(p); ov != "" {
+				msg += fmt.Sprintf(", and %s an overlay network, where IPv6 between Windows pods is not supported", ov)
 			}
-			path, ok := ipv6Only(svc)
-			if !ok {
-				continue
-			}
-			if ws := svcWindowsBackends(p, obj, svc); len(ws) > 0 {
-				msg := fmt.Sprintf("Service is IPv6 single-stack and selects Windows pods of %s; Kubernetes on Windows does not support IPv6-only networking", svcRefs(ws))
-				if ov := overlayPools(p); ov != "" {
-					msg += fmt.Sprintf(", and %s an overlay network, where IPv6 between Windows pods is not supported", ov)
-				}
-				p.Report(obj, rule.Finding{
-					Path:    path,
-					Message: msg,
-					Hint:    "use a single-stack IPv4 Service (ipFamilies: [IPv4], ipFamilyPolicy: SingleStack)",
-				})
-			}
-		}
+			p.Report(obj, rule.Finding{
+				Path:    path,
+				Message: msg,
+				Hint:    "use a single-stack IPv4 Service (ipFamilies: [IPv4], ipFamilyPolicy: SingleStack)",
+			})
+		})
 	},
 }
 

@@ -1,9 +1,6 @@
 package rules
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 
@@ -11,10 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/winkube/winkube/internal/cluster"
-	"github.com/winkube/winkube/internal/engine"
-	"github.com/winkube/winkube/internal/manifest"
-	"github.com/winkube/winkube/internal/rule"
-	"github.com/winkube/winkube/internal/winsupport"
 )
 
 const untranslatedPolicy = `apiVersion: apps/v1
@@ -59,14 +52,6 @@ spec:
 // whose engine is unknown, or that does not enforce policy, reports none.
 func TestNetworkPolicyUntranslatedEngines(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "m.yaml")
-	if err := os.WriteFile(path, []byte(untranslatedPolicy), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ins, errs := manifest.Inputs([]string{path}, nil)
-	if len(errs) > 0 {
-		t.Fatal(errs[0])
-	}
 	yes, no := true, false
 	all := []string{
 		"spec.egress[0].to[0].ipBlock.except",
@@ -93,12 +78,8 @@ func TestNetworkPolicyUntranslatedEngines(t *testing.T) {
 	for _, c := range cases {
 		win := cluster.Pool{Name: "win", Count: 1, OS: "windows", WindowsBuild: "10.0.20348", CPU: resource.MustParse("4"), Memory: resource.MustParse("16Gi"), CNI: c.cni, NetworkPolicy: c.policy}
 		lin := cluster.Pool{Name: "linux", Count: 1, OS: "linux", CPU: resource.MustParse("4"), Memory: resource.MustParse("16Gi")}
-		res, err := engine.Run(context.Background(), ins, engine.Options{Rules: []*rule.Rule{WindowsNetworkPolicyUntranslated}, Cluster: &cluster.Cluster{Pools: []cluster.Pool{lin, win}}, Model: winsupport.Default()})
-		if err != nil {
-			t.Fatal(err)
-		}
 		var got []string
-		for _, f := range res.Findings {
+		for _, f := range findings(t, &cluster.Cluster{Pools: []cluster.Pool{lin, win}}, untranslatedPolicy, WindowsNetworkPolicyUntranslated) {
 			got = append(got, f.Path)
 			if c.name == "azure with network policy" {
 				msgs[f.Path] = f.Message

@@ -48,7 +48,7 @@ func TestSvcBuildNumber(t *testing.T) {
 
 func TestGMSALegacyFix(t *testing.T) {
 	t.Parallel()
-	fs := ruleFindings(t, GMSAMissingCredentialSpecName, `apiVersion: apps/v1
+	fs := findings(t, nil, `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web}
 spec:
@@ -67,7 +67,7 @@ spec:
       containers:
       - name: iis
         image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022
-`)
+`, LoadError, GMSAMissingCredentialSpecName)
 	ann := "spec.template.metadata.annotations"
 	want := map[string]*rule.Fix{
 		ann + "[gone.container.alpha.windows.kubernetes.io/gmsa-credential-spec-name]": nil, // no such container

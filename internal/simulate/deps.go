@@ -2,7 +2,8 @@ package simulate
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -120,12 +121,7 @@ func (d depInput) names(w *manifest.Workload, fn func(where, value string)) {
 		if cm == nil {
 			continue
 		}
-		keys := make([]string, 0, len(cm.Data))
-		for k := range cm.Data {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(cm.Data)) {
 			fn(fmt.Sprintf("ConfigMap %s key %s", name, k), cm.Data[k])
 		}
 	}

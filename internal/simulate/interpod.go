@@ -54,20 +54,8 @@ func (ip *interPod) terms(pod *corev1.Pod, in []corev1.PodAffinityTerm) []term {
 		if err != nil || t.LabelSelector == nil {
 			sel = labels.Nothing()
 		}
-		for _, k := range t.MatchLabelKeys {
-			if v, ok := pod.Labels[k]; ok {
-				if r, err := labels.NewRequirement(k, selection.In, []string{v}); err == nil {
-					sel = sel.Add(*r)
-				}
-			}
-		}
-		for _, k := range t.MismatchLabelKeys {
-			if v, ok := pod.Labels[k]; ok {
-				if r, err := labels.NewRequirement(k, selection.NotIn, []string{v}); err == nil {
-					sel = sel.Add(*r)
-				}
-			}
-		}
+		sel = withLabelKeys(sel, pod.Labels, t.MatchLabelKeys, selection.In)
+		sel = withLabelKeys(sel, pod.Labels, t.MismatchLabelKeys, selection.NotIn)
 		tm := term{selector: sel, topologyKey: t.TopologyKey}
 		switch {
 		case t.NamespaceSelector != nil:
@@ -88,6 +76,19 @@ func (ip *interPod) terms(pod *corev1.Pod, in []corev1.PodAffinityTerm) []term {
 		out = append(out, tm)
 	}
 	return out
+}
+
+// withLabelKeys adds to sel, for each key the pod has a label for, the
+// requirement that the key be (In) or not be (NotIn) the pod's value.
+func withLabelKeys(sel labels.Selector, podLabels map[string]string, keys []string, op selection.Operator) labels.Selector {
+	for _, k := range keys {
+		if v, ok := podLabels[k]; ok {
+			if r, err := labels.NewRequirement(k, op, []string{v}); err == nil {
+				sel = sel.Add(*r)
+			}
+		}
+	}
+	return sel
 }
 
 // podPrefs is what InterPodAffinity scores of a pod: its preferred

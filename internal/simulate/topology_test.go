@@ -145,3 +145,39 @@ func TestInterPodAffinityFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestInterPodLabelKeys: matchLabelKeys and mismatchLabelKeys join the
+// term's selector with the pod's own values, as the API server merges
+// them on create; a key the pod has no label for adds nothing.
+func TestInterPodLabelKeys(t *testing.T) {
+	t.Parallel()
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Labels: map[string]string{"app": "web", "rev": "v1"}},
+		Spec: corev1.PodSpec{Affinity: &corev1.Affinity{
+			PodAffinity: &corev1.PodAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"tier": "front"}},
+				TopologyKey:   "kubernetes.io/hostname", MatchLabelKeys: []string{"app", "absent"},
+			}}},
+			PodAntiAffinity: &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+				LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+				TopologyKey:   "kubernetes.io/hostname", MismatchLabelKeys: []string{"rev"},
+			}}},
+		}},
+	}
+	ip := newInterPod(pod)
+	if ip == nil || len(ip.affinity) != 1 || len(ip.anti) != 1 {
+		t.Fatalf("newInterPod = %+v, want one affinity and one anti-affinity term", ip)
+	}
+	for _, tc := range []struct {
+		name string
+		got  labels.Selector
+		want string
+	}{
+		{"affinity", ip.affinity[0].selector, "app in (web),tier=front"},
+		{"anti-affinity", ip.anti[0].selector, "app=web,rev notin (v1)"},
+	} {
+		if got := tc.got.String(); got != tc.want {
+			t.Errorf("%s selector = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
