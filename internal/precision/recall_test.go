@@ -12,14 +12,16 @@ const (
 	misses     = "testdata/misses.tsv"
 	recallRoot = "testdata/recall"
 	// recallTarget is issue 20's bar: at least 90% of the reviewed misses
-	// found.
+	// found. docs/precision.md says whether it is met; the test does not
+	// fail on the figure, so that recording a new open miss never breaks
+	// the build: checkMisses holds every found miss one by one instead.
 	recallTarget = 0.90
-	// recallFloor is the recall at the last review (19 of 20 reviewed
-	// misses found; the open one is a HostProcess collector's cluster DNS
-	// name in an operator resource's ConfigMap): a change that loses a
-	// found miss fails.
-	recallFloor = 19.0 / 20
 )
+
+// hygiene are the rules that nearly every unpinned public manifest trips
+// (no spec.os, no resources, no toleration, a beta OS label): their misses
+// are many and easy, so docs/precision.md also gives recall without them.
+var hygiene = map[string]bool{"missing-spec-os": true, "windows-missing-resources": true, "missing-windows-toleration": true, "legacy-node-label": true}
 
 // miss is a problem an expert finds by reading a public file: the rule
 // that should report it, where, whether winkube finds it now, and why it
