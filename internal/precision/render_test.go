@@ -106,7 +106,7 @@ func render(vs []verdict, ms []miss, ps []profile, networking []string) ([]byte,
 			quiet = append(quiet, id)
 		}
 	}
-	fmt.Fprintf(&b, "Services and networking rules (%d) with findings on these files (%d): %s. Without any finding on them (%d): %s.\n\n", len(networking), len(fired), orNone(fired), len(quiet), orNone(quiet))
+	fmt.Fprintf(&b, "Services and networking rules (%d) with findings on these files (%d): %s. Without any finding on them (%d): %s. The search for public files where these fire (1,202 files from 38 repositories under five cluster profiles, the queries, and what the files hold) is internal/precision/testdata/NETWORKING-SEARCH.md.\n\n", len(networking), len(fired), orNone(fired), len(quiet), orNone(quiet))
 	fmt.Fprintf(&b, "| rule | findings | true | debatable | false | precision | removed | misses | found | recall |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, n := range names {
 		t := per[n]
