@@ -153,7 +153,7 @@ func describePoolChange(a, b cluster.Pool) string {
 	add("sandboxImage", a.SandboxImage, b.SandboxImage)
 	add("os", a.OS, b.OS)
 	add("taints", taintList(a.Taints), taintList(b.Taints))
-	add("labels", labelList(a.Labels), labelList(b.Labels))
+	add("labels", labelList(a.Labels, " "), labelList(b.Labels, " "))
 	if len(d) == 0 {
 		return "no difference"
 	}
@@ -182,13 +182,15 @@ func taintString(t corev1.Taint) string {
 	return t.Key + "=" + t.Value + ":" + string(t.Effect)
 }
 
-func labelList(l map[string]string) string {
+// labelList is l's KEY=VALUE pairs in key order, joined by sep: " " in
+// the plan's prose, "," in a kubectl label selector.
+func labelList(l map[string]string, sep string) string {
 	var out []string
 	for k, v := range l {
 		out = append(out, k+"="+v)
 	}
 	sort.Strings(out)
-	return strings.Join(out, " ")
+	return strings.Join(out, sep)
 }
 
 // AddPool is --add-pool FILE: the pools of a winkube Cluster file join

@@ -200,21 +200,12 @@ func templateLabels(objs []*manifest.Object) map[string]map[string]string {
 	return out
 }
 
-func labelSelector(l map[string]string) string {
-	var parts []string
-	for k, v := range l {
-		parts = append(parts, k+"="+v)
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
-}
-
 // evictCommand evicts n of the group's pods through the eviction API:
 // kubectl drain with a pod selector when the wave takes all of them, else
 // n eviction requests, so that no eviction meets a budget that is spent.
 func evictCommand(g *group, n int, l map[string]string) string {
 	ns := g.pods[0].Namespace
-	sel := labelSelector(l)
+	sel := labelList(l, ",")
 	if n == len(g.pods) || sel == "" {
 		return fmt.Sprintf("kubectl drain %s --ignore-daemonsets --delete-emptydir-data --pod-selector '%s'", g.node, sel)
 	}
@@ -230,5 +221,5 @@ func waitCommand(ref string, l map[string]string) string {
 	case "Deployment", "StatefulSet", "DaemonSet":
 		return fmt.Sprintf("kubectl rollout status %s/%s -n %s --timeout=15m", strings.ToLower(kind), name, ns)
 	}
-	return fmt.Sprintf("kubectl wait pod -n %s -l '%s' --for=condition=Ready --timeout=15m", ns, labelSelector(l))
+	return fmt.Sprintf("kubectl wait pod -n %s -l '%s' --for=condition=Ready --timeout=15m", ns, labelList(l, ","))
 }

@@ -89,7 +89,7 @@ func RuntimeClass(arg string) (Change, error) {
 	}
 	ch := Change{Kind: "runtime-class", Target: name, Detail: "handler " + handler}
 	if sched.NodeSelector != nil {
-		ch.Detail += ", nodeSelector " + labelList(sched.NodeSelector)
+		ch.Detail += ", nodeSelector " + labelList(sched.NodeSelector, " ")
 	}
 	ch.apply = func(s *state) (string, error) {
 		s.runtimeClasses[name] = rc

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 // Bounds on what a registry may send, whatever it claims.
@@ -92,14 +94,11 @@ func (l *limitedBody) Close() error { return l.rc.Close() }
 
 // readAtMost reads r whole, failing past limit bytes.
 func readAtMost(r io.Reader, limit int64, what string) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
+	b, over, err := manifest.ReadAtMost(r, limit)
+	if over {
 		return nil, &TooLargeError{What: what, Limit: limit}
 	}
-	return b, nil
+	return b, err
 }
 
 // boundKind classifies the bound errors.

@@ -40,12 +40,8 @@ func Read(ctx context.Context, o Options) (*live.Snapshot, error) {
 // ReadWith reads the cluster through cs; ns is the namespace of the
 // namespaced kinds, "" for all.
 func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options) (*live.Snapshot, error) {
-	if o.PageSize <= 0 {
-		o.PageSize = DefaultPageSize
-	}
-	if o.EventPageSize <= 0 {
-		o.EventPageSize = DefaultEventPageSize
-	}
+	positiveOr(&o.PageSize, DefaultPageSize)
+	positiveOr(&o.EventPageSize, DefaultEventPageSize)
 	v, err := cs.Discovery().ServerVersion()
 	if err != nil {
 		return nil, fmt.Errorf("reading the server version: %w", err)
