@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"io"
+	"os"
 )
 
 // ReadFile reads the regular file at p whole, with lint's input rules: a
@@ -42,4 +43,23 @@ func ReadAtMost(r io.Reader, max int64) (data []byte, over bool, err error) {
 		return nil, true, nil
 	}
 	return data, false, nil
+}
+
+// openRegular opens p (with openFlags: without blocking on unix) and
+// checks it is a regular file.
+func openRegular(p string) (*os.File, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular(p, st.Mode())
+	}
+	return f, nil
 }
