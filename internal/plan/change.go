@@ -36,12 +36,17 @@ type state struct {
 // poolFields are what --set-pool may change.
 var poolFields = []string{"build", "count", "cpu", "memory", "maxPods", "sandboxImage", "label.KEY"}
 
+// malformed returns the error of a flag value that does not parse: the
+// flag and value, what is wrong (why), and the form wanted.
+func malformed(flag, arg, want string) func(why string) (Change, error) {
+	return func(why string) (Change, error) {
+		return Change{}, fmt.Errorf("%s %q: %s: want %s", flag, arg, why, want)
+	}
+}
+
 // SetPool parses --set-pool NAME:FIELD=VALUE[,FIELD=VALUE...].
 func SetPool(arg string) (Change, error) {
-	bad := func(why string) (Change, error) {
-		return Change{}, fmt.Errorf("--set-pool %q: %s: want NAME:FIELD=VALUE[,FIELD=VALUE], FIELD one of %s, e.g. win2022:build=10.0.26100",
-			arg, why, strings.Join(poolFields, ", "))
-	}
+	bad := malformed("--set-pool", arg, "NAME:FIELD=VALUE[,FIELD=VALUE], FIELD one of "+strings.Join(poolFields, ", ")+", e.g. win2022:build=10.0.26100")
 	name, spec, ok := strings.Cut(arg, ":")
 	if !ok || name == "" || spec == "" {
 		return bad("no pool name or no field")
@@ -240,9 +245,7 @@ func RemovePool(name string) (Change, error) {
 
 // Taint is --taint POOL:KEY[=VALUE]:EFFECT.
 func Taint(arg string) (Change, error) {
-	bad := func(why string) (Change, error) {
-		return Change{}, fmt.Errorf("--taint %q: %s: want POOL:KEY=VALUE:EFFECT with EFFECT NoSchedule, PreferNoSchedule or NoExecute, e.g. win2025:os=windows:NoSchedule", arg, why)
-	}
+	bad := malformed("--taint", arg, "POOL:KEY=VALUE:EFFECT with EFFECT NoSchedule, PreferNoSchedule or NoExecute, e.g. win2025:os=windows:NoSchedule")
 	pool, spec, ok := strings.Cut(arg, ":")
 	if !ok || pool == "" || strings.Count(spec, ":") != 1 {
 		return bad("not three parts")
