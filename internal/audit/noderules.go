@@ -33,22 +33,13 @@ var windowsNodeUntainted = &rule.Rule{ID: "windows-node-untainted", Title: "A Wi
 		}
 		sort.Strings(unpinned)
 		for _, n := range f.Snapshot.Nodes {
-			if !Windows(n) || repels(n) {
+			if !Windows(n) || cluster.Repels(n.Spec.Taints) {
 				continue
 			}
 			e.report(nodeObject(n), "spec.taints", fmt.Sprintf("Windows node %s has no NoSchedule or NoExecute taint, and %d workload(s) not for Windows are not pinned to Linux, e.g. %s", n.Name, len(unpinned), strings.Join(first(unpinned, 3), ", ")),
 				fmt.Sprintf("kubectl taint nodes %s os=windows:NoSchedule", n.Name))
 		}
 	}),
-}
-
-func repels(n *corev1.Node) bool {
-	for _, t := range n.Spec.Taints {
-		if t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute {
-			return true
-		}
-	}
-	return false
 }
 
 func first(s []string, n int) []string {
