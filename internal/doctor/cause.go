@@ -5,15 +5,20 @@ import (
 	"github.com/winkube/winkube/internal/rule"
 )
 
-// Cause is one reason a pod (or a node) can be stuck: its runbook, as
-// a node-log signature documents one, plus the commands to run next.
+// Cause is one reason a pod can be stuck, documented like a rule.
 type Cause struct {
-	// Runbook's Patterns are the messages that show the cause, for each
-	// runtime that phrases it differently.
-	rule.Runbook
+	ID      string // kebab-case, stable forever
+	Title   string
+	Explain string // what happened and why, on Windows in particular
+	// Steps are the runbook steps, from the seeds where they give them.
+	Steps []string
 	// Commands are what to run next. {pod}, {ns}, {node}, {image} and
 	// {container} are replaced by the pod's values.
 	Commands []Command
+	// Patterns are the messages that show the cause, for each runtime
+	// that phrases it differently.
+	Patterns []Pattern
+	Sources  []string // seeds and upstream files the cause rests on
 	// signature finds a node cause on a kubelet's logs; nil for the
 	// causes found on pods.
 	signature *nodelog.Signature

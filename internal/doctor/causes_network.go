@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/winkube/winkube/internal/rule"
 )
 
 const (
@@ -17,22 +15,13 @@ const (
 // DNSResolutionFailure: a name the pod could not resolve, checked against
 // Windows' single-suffix rule.
 var DNSResolutionFailure = &Cause{
-	Runbook: rule.Runbook{
-		ID: "dns-resolution-failure", Title: "A name the pod connects to does not resolve",
-		Explain: "The pod's probe or container reports that a host name could not be resolved. On Windows a pod has one DNS suffix, its namespace's (shop.svc.cluster.local), and treats every name with a dot as fully qualified: backend and backend.shop.svc.cluster.local resolve, backend.shop and backend.shop.svc do not, though they do on Linux. A name that does not resolve even fully qualified points to the Service (wrong name or namespace) or to cluster DNS not reachable from the pod.",
-		Steps: []string{
-			"Read the name in the evidence; if it has a dot but does not end in .svc.<cluster domain>, write the fully qualified name (service.namespace.svc.cluster.local) in the pod's config (winkube lint reports these as windows-dns-partial-name).",
-			"Resolve the name from inside the pod with Resolve-DnsName, and the fully qualified one; ipconfig /all shows the pod's single DNS suffix and its DNS server.",
-			"Check that the Service exists in that namespace and has endpoints.",
-			"If no name resolves, check that the pod reaches the cluster DNS Service over TCP and UDP 53 (Test-NetConnection), and the HNS load balancer policy for the DNS Service on the node (Get-HnsPolicyList).",
-		},
-		Patterns: []Pattern{
-			{Text: "No such host is known", Service: "windows", Source: srcResolver},
-			{Text: "The remote name could not be resolved", Service: "windows", Source: srcResolver},
-			{Text: "Could not resolve host", Service: "curl", Source: "curl libcurl-errors CURLE_COULDNT_RESOLVE_HOST (curl.se/libcurl/c/libcurl-errors.html)"},
-			{Text: ": no such host", Service: "go", Source: "go net package (DNSError: \"no such host\")"},
-		},
-		Sources: []string{srcWinDNS, srcWinNetTS, srcResolver},
+	ID: "dns-resolution-failure", Title: "A name the pod connects to does not resolve",
+	Explain: "The pod's probe or container reports that a host name could not be resolved. On Windows a pod has one DNS suffix, its namespace's (shop.svc.cluster.local), and treats every name with a dot as fully qualified: backend and backend.shop.svc.cluster.local resolve, backend.shop and backend.shop.svc do not, though they do on Linux. A name that does not resolve even fully qualified points to the Service (wrong name or namespace) or to cluster DNS not reachable from the pod.",
+	Steps: []string{
+		"Read the name in the evidence; if it has a dot but does not end in .svc.<cluster domain>, write the fully qualified name (service.namespace.svc.cluster.local) in the pod's config (winkube lint reports these as windows-dns-partial-name).",
+		"Resolve the name from inside the pod with Resolve-DnsName, and the fully qualified one; ipconfig /all shows the pod's single DNS suffix and its DNS server.",
+		"Check that the Service exists in that namespace and has endpoints.",
+		"If no name resolves, check that the pod reaches the cluster DNS Service over TCP and UDP 53 (Test-NetConnection), and the HNS load balancer policy for the DNS Service on the node (Get-HnsPolicyList).",
 	},
 	Commands: []Command{
 		kubectl(`kubectl exec -n {ns} {pod} -c {container} -- powershell -Command "Resolve-DnsName NAME; Resolve-DnsName NAME.svc.cluster.local"`),
@@ -41,6 +30,13 @@ var DNSResolutionFailure = &Cause{
 		kubectl(`kubectl exec -n {ns} {pod} -c {container} -- powershell -Command "Test-NetConnection kube-dns.kube-system.svc.cluster.local -Port 53"`),
 		onNode("Get-HnsPolicyList | Where-Object { $_.Policies.VIPs } | Select-Object Id, @{n='VIPs';e={$_.Policies.VIPs}}"),
 	},
+	Patterns: []Pattern{
+		{Text: "No such host is known", Runtime: "windows", Source: srcResolver},
+		{Text: "The remote name could not be resolved", Runtime: "windows", Source: srcResolver},
+		{Text: "Could not resolve host", Runtime: "curl", Source: "curl libcurl-errors CURLE_COULDNT_RESOLVE_HOST (curl.se/libcurl/c/libcurl-errors.html)"},
+		{Text: ": no such host", Runtime: "go", Source: "go net package (DNSError: \"no such host\")"},
+	},
+	Sources: []string{srcWinDNS, srcWinNetTS, srcResolver},
 }
 
 // Names as resolvers quote them.
@@ -115,26 +111,14 @@ const srcWinsock = "learn.microsoft.com/windows/win32/winsock/windows-sockets-er
 // ServiceUnreachable: a Windows pod's connections to a Service time out
 // or are refused.
 var ServiceUnreachable = &Cause{
-	Runbook: rule.Runbook{
-		ID: "service-unreachable-from-windows", Title: "The Windows pod's connections time out or are refused",
-		Explain: "A container on a Windows node reports connections that time out or are refused. When the name resolved, the traffic is lost in the node's data plane: kube-proxy programs each Service as an HNS load balancer policy and the virtual switch (VFP) applies it; a Service without its load balancer on the node, a missing endpoint, or an OutBoundNAT policy whose exception list misses the pod CIDR, the service CIDR or (for l2bridge) the node subnet sends the packets out NATed to the node's address, where nothing answers. ICMP (ping) proves nothing here: the Windows data plane does not translate it out of the pod network.",
-		Steps: []string{
-			"Test the Service over TCP from inside the pod with Test-NetConnection, by its fully qualified name and by its ClusterIP.",
-			"Check the Service has endpoints (kubectl get endpointslices) and that kube-proxy runs on the node.",
-			"On the node, check that an HNS load balancer policy exists for the Service's ClusterIP (Get-HnsPolicyList) and that its endpoints are the Service's pods.",
-			"Check the OutBoundNAT exceptions of the node's CNI config cover the pod CIDR, the service CIDR and, for l2bridge, the node subnet (winkube nodeconfig check reports cni-outbound-nat-exceptions).",
-			"Inspect the pod's switch port rules with vfpctrl: a NAT rule matching the Service's traffic shows it leaving NATed.",
-		},
-		Patterns: []Pattern{
-			{Text: "connected party did not properly respond after a period of time", Service: "windows", Source: srcWinsock},
-			{Text: "No connection could be made because the target machine actively refused it", Service: "windows", Source: srcWinsock},
-			{Text: "Unable to connect to the remote server", Service: "windows", Source: "learn.microsoft.com/dotnet/api/system.net.webexceptionstatus (ConnectFailure)"},
-		},
-		Sources: []string{
-			srcWinsock,
-			"kubernetes.io/docs/concepts/services-networking/windows-networking (Load balancing and Services; Limitations: ICMP)",
-			"kubernetes.io/docs/tasks/debug/debug-cluster/windows, Network troubleshooting (OutBoundNAT ExceptionList in the CNI config; ICMP to external hosts)",
-		},
+	ID: "service-unreachable-from-windows", Title: "The Windows pod's connections time out or are refused",
+	Explain: "A container on a Windows node reports connections that time out or are refused. When the name resolved, the traffic is lost in the node's data plane: kube-proxy programs each Service as an HNS load balancer policy and the virtual switch (VFP) applies it; a Service without its load balancer on the node, a missing endpoint, or an OutBoundNAT policy whose exception list misses the pod CIDR, the service CIDR or (for l2bridge) the node subnet sends the packets out NATed to the node's address, where nothing answers. ICMP (ping) proves nothing here: the Windows data plane does not translate it out of the pod network.",
+	Steps: []string{
+		"Test the Service over TCP from inside the pod with Test-NetConnection, by its fully qualified name and by its ClusterIP.",
+		"Check the Service has endpoints (kubectl get endpointslices) and that kube-proxy runs on the node.",
+		"On the node, check that an HNS load balancer policy exists for the Service's ClusterIP (Get-HnsPolicyList) and that its endpoints are the Service's pods.",
+		"Check the OutBoundNAT exceptions of the node's CNI config cover the pod CIDR, the service CIDR and, for l2bridge, the node subnet (winkube nodeconfig check reports cni-outbound-nat-exceptions).",
+		"Inspect the pod's switch port rules with vfpctrl: a NAT rule matching the Service's traffic shows it leaving NATed.",
 	},
 	Commands: []Command{
 		kubectl(`kubectl exec -n {ns} {pod} -c {container} -- powershell -Command "Test-NetConnection SERVICE.NAMESPACE.svc.cluster.local -Port PORT"`),
@@ -144,6 +128,16 @@ var ServiceUnreachable = &Cause{
 		onNode(`Get-Content C:\etc\cni\net.d\*`),
 		onNode("vfpctrl /list-vmswitch-port"),
 		onNode("vfpctrl /port PORT-NAME /list-rule"),
+	},
+	Patterns: []Pattern{
+		{Text: "connected party did not properly respond after a period of time", Runtime: "windows", Source: srcWinsock},
+		{Text: "No connection could be made because the target machine actively refused it", Runtime: "windows", Source: srcWinsock},
+		{Text: "Unable to connect to the remote server", Runtime: "windows", Source: "learn.microsoft.com/dotnet/api/system.net.webexceptionstatus (ConnectFailure)"},
+	},
+	Sources: []string{
+		srcWinsock,
+		"kubernetes.io/docs/concepts/services-networking/windows-networking (Load balancing and Services; Limitations: ICMP)",
+		"kubernetes.io/docs/tasks/debug/debug-cluster/windows, Network troubleshooting (OutBoundNAT ExceptionList in the CNI config; ICMP to external hosts)",
 	},
 }
 

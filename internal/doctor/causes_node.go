@@ -15,7 +15,11 @@ const (
 
 // fromSignature is the cause a node-log signature shows.
 func fromSignature(s *nodelog.Signature, commands []Command) *Cause {
-	return &Cause{Runbook: s.Runbook, Commands: commands, signature: s}
+	c := &Cause{ID: s.ID, Title: s.Title, Explain: s.Explain, Steps: s.Steps, Commands: commands, Sources: s.Sources, signature: s}
+	for _, p := range s.Patterns {
+		c.Patterns = append(c.Patterns, Pattern{Text: p.Text, Runtime: p.Service, Source: p.Source})
+	}
+	return c
 }
 
 // RuntimeEndpointUnreachable: see nodelog.RuntimeEndpointUnreachable.

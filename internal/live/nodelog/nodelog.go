@@ -5,16 +5,27 @@ import (
 	"sync"
 
 	"github.com/winkube/winkube/internal/live"
-	"github.com/winkube/winkube/internal/rule"
 )
 
 // Pattern is one upstream log string.
-type Pattern = rule.Pattern
+type Pattern struct {
+	Text string
+	// Service is the program that writes it: kubelet, containerd,
+	// kube-proxy, flannel.
+	Service string
+	// Source is the upstream file, at a tag, that writes it.
+	Source string
+}
 
-// Signature is one node problem as its logs show it: a runbook whose
-// patterns are log lines of the node's services.
+// Signature is one node problem as its logs show it.
 type Signature struct {
-	rule.Runbook
+	ID, Title string
+	// Explain says what the lines mean and what follows from them.
+	Explain string
+	// Steps are the runbook, in order.
+	Steps    []string
+	Patterns []Pattern
+	Sources  []string
 
 	// lower are the patterns' texts in lower case, made once: Keep runs
 	// on every line of every log read.
