@@ -51,13 +51,6 @@ func Schedulable(n *corev1.Node) bool {
 	return c != nil && c.Status == corev1.ConditionTrue && !n.Spec.Unschedulable
 }
 
-// Build is the node's Windows build from its kernel version
-// (10.0.20348.2461 is build 10.0.20348), "" when unknown.
-func Build(n *corev1.Node) string {
-	b, _ := winsupport.KernelBuild(n.Status.NodeInfo.KernelVersion)
-	return b
-}
-
 // nodeObject is the identity findings on a node carry.
 func nodeObject(n *corev1.Node) *manifest.Object {
 	return &manifest.Object{APIVersion: "v1", Kind: "Node", Name: n.Name}

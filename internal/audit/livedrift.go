@@ -11,6 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/rule"
 )
 
@@ -29,7 +30,7 @@ func Pool(n *corev1.Node) string {
 			return l + "=" + v
 		}
 	}
-	return fmt.Sprintf("instance type %s, build %s", cmp.Or(n.Labels[corev1.LabelInstanceTypeStable], "unknown"), cmp.Or(Build(n), "unknown"))
+	return fmt.Sprintf("instance type %s, build %s", cmp.Or(n.Labels[corev1.LabelInstanceTypeStable], "unknown"), cmp.Or(cluster.KernelBuild(n), "unknown"))
 }
 
 var windowsNodeConfigDrift = &rule.Rule{ID: "windows-node-config-drift", Title: "A Windows node's live kubelet configuration differs from the rest of its pool", Severity: rule.Warning, Category: CategoryNodes, Family: rule.FamilyAudit,

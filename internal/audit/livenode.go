@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/live"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/rule"
@@ -97,11 +98,7 @@ func liveConfig(f *Facts, c *NodeConfigCheck, settings *rule.Settings) []rule.Fi
 
 // buildNumber is the node's Windows build number, 0 when unknown.
 func buildNumber(n *corev1.Node) int {
-	b := Build(n)
-	if b == "" {
-		b = n.Labels["node.kubernetes.io/windows-build"]
-	}
-	parts := strings.Split(b, ".")
+	parts := strings.Split(cluster.NodeBuild(n), ".")
 	if len(parts) < 3 {
 		return 0
 	}

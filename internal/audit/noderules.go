@@ -33,22 +33,13 @@ var windowsNodeUntainted = &rule.Rule{ID: "windows-node-untainted", Title: "A Wi
 		}
 		sort.Strings(unpinned)
 		for _, n := range f.Snapshot.Nodes {
-			if !Windows(n) || repels(n) {
+			if !Windows(n) || cluster.Repels(n.Spec.Taints) {
 				continue
 			}
 			e.report(nodeObject(n), "spec.taints", fmt.Sprintf("Windows node %s has no NoSchedule or NoExecute taint, and %d workload(s) not for Windows are not pinned to Linux, e.g. %s", n.Name, len(unpinned), strings.Join(first(unpinned, 3), ", ")),
 				fmt.Sprintf("kubectl taint nodes %s os=windows:NoSchedule", n.Name))
 		}
 	}),
-}
-
-func repels(n *corev1.Node) bool {
-	for _, t := range n.Spec.Taints {
-		if t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute {
-			return true
-		}
-	}
-	return false
 }
 
 func first(s []string, n int) []string {
@@ -72,7 +63,7 @@ var windowsNodeBuildLabelMissing = &rule.Rule{ID: "windows-node-build-label-miss
 			return
 		}
 		hint := "kubectl label node " + n.Name + " " + cluster.LabelWindowsBuild + "=BUILD"
-		if b := Build(n); b != "" {
+		if b := cluster.KernelBuild(n); b != "" {
 			hint = "kubectl label node " + n.Name + " " + cluster.LabelWindowsBuild + "=" + b
 		}
 		e.report(nodeObject(n), buildLabelPath, fmt.Sprintf("Windows node %s has no %s label", n.Name, cluster.LabelWindowsBuild), hint)
@@ -87,7 +78,7 @@ var windowsNodeBuildLabelMismatch = &rule.Rule{ID: "windows-node-build-label-mis
 		Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (runbook: image OS mismatch; build numbers)"},
 	},
 	Run: windowsNodes(func(_ *Facts, n *corev1.Node, e emitter) {
-		label, b := n.Labels[cluster.LabelWindowsBuild], Build(n)
+		label, b := n.Labels[cluster.LabelWindowsBuild], cluster.KernelBuild(n)
 		if label != "" && b != "" && label != b {
 			e.report(nodeObject(n), buildLabelPath, fmt.Sprintf("Windows node %s is labelled %s=%s but its kernel version is %s (build %s)", n.Name, cluster.LabelWindowsBuild, label, n.Status.NodeInfo.KernelVersion, b),
 				fmt.Sprintf("kubectl label node %s --overwrite %s=%s", n.Name, cluster.LabelWindowsBuild, b))
@@ -103,11 +94,7 @@ var windowsNodeUnsupportedBuild = &rule.Rule{ID: "windows-node-unsupported-build
 		Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (OS compatibility matrix; use LTSC releases only)", "https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support (supported Windows Server versions)"},
 	},
 	Run: windowsNodes(func(f *Facts, n *corev1.Node, e emitter) {
-		nb := Build(n)
-		if nb == "" {
-			nb = n.Labels[cluster.LabelWindowsBuild]
-		}
-		b, ok := f.Model.BuildByNumber(nb)
+		b, ok := f.Model.BuildByNumber(cluster.NodeBuild(n))
 		if !ok || f.Model.NodeSupported(b) {
 			return
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/cluster"
 )
 
 // Check IDs: what in a node-pool definition strands pods on a hybrid
@@ -44,13 +46,13 @@ func (r *reader) check() {
 	for _, p := range r.pools {
 		if p.OS == "windows" {
 			hasWindows = true
-			if !repels(p.Taints) {
+			if !cluster.Repels(p.Taints) {
 				r.problem(p.line, CheckWindowsUntainted, "Windows pool %s has no NoSchedule taint: Linux pods that do not select kubernetes.io/os=linux can land on it and fail to pull their images; add a taint such as os=windows:NoSchedule and tolerate it in Windows workloads", p.Name)
 			}
 			continue
 		}
 		linux = append(linux, p)
-		if repels(p.Taints) && !criticalOnly(p.Taints) {
+		if cluster.Repels(p.Taints) && !criticalOnly(p.Taints) {
 			tainted = append(tainted, p)
 		}
 	}
@@ -83,15 +85,6 @@ func (pr *Profile) Retired(minor int) []Note {
 		}
 	}
 	return out
-}
-
-func repels(ts []corev1.Taint) bool {
-	for _, t := range ts {
-		if t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute {
-			return true
-		}
-	}
-	return false
 }
 
 func criticalOnly(ts []corev1.Taint) bool {

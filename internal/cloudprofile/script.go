@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
+	"github.com/winkube/winkube/internal/cluster"
 )
 
 // command is one logical command line of a script: its words, quotes
@@ -358,7 +358,7 @@ func (r *reader) gkeWindows(p *pool, line int, f flags) {
 func (r *reader) gcloudTaintsLabels(p *pool, f flags) {
 	for _, v := range f.all("--node-taints") {
 		for _, t := range strings.Split(v, ",") {
-			if tt, ok := parseTaint(t); ok && !hasTaint(p.Taints, tt) {
+			if tt, ok := parseTaint(t); ok && !cluster.HasTaint(p.Taints, tt) {
 				p.Taints = append(p.Taints, tt)
 			}
 		}
@@ -366,13 +366,4 @@ func (r *reader) gcloudTaintsLabels(p *pool, f flags) {
 	if v, ok := f.get("--node-labels"); ok {
 		p.Labels = parseLabels(v)
 	}
-}
-
-func hasTaint(ts []corev1.Taint, t corev1.Taint) bool {
-	for _, x := range ts {
-		if x.Key == t.Key && x.Value == t.Value && x.Effect == t.Effect {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
 )
 
@@ -231,7 +232,7 @@ func (r *reader) tfGKEPool(t tfBlock, line int) {
 	}
 	p.Labels = nc.stringMap("labels")
 	for _, tb := range nc.blocks("taint") {
-		if tt, ok := parseTaint(fmt.Sprintf("%s=%s:%s", tb.str("key"), tb.str("value"), tb.str("effect"))); ok && !hasTaint(p.Taints, tt) {
+		if tt, ok := parseTaint(fmt.Sprintf("%s=%s:%s", tb.str("key"), tb.str("value"), tb.str("effect"))); ok && !cluster.HasTaint(p.Taints, tt) {
 			p.Taints = append(p.Taints, tt)
 		}
 	}

@@ -139,6 +139,22 @@ func NodeOS(n *corev1.Node) string {
 	return "linux"
 }
 
+// KernelBuild is the node's Windows build from its kernel version
+// (10.0.20348.2461 is build 10.0.20348), "" when unknown.
+func KernelBuild(n *corev1.Node) string {
+	b, _ := winsupport.KernelBuild(n.Status.NodeInfo.KernelVersion)
+	return b
+}
+
+// NodeBuild is the node's Windows build from its kernel version, else
+// from its node.kubernetes.io/windows-build label; "" when neither says.
+func NodeBuild(n *corev1.Node) string {
+	if b := KernelBuild(n); b != "" {
+		return b
+	}
+	return n.Labels[LabelWindowsBuild]
+}
+
 // buildOf trims a longer Windows version (10.0.20348.2461) to its build.
 func buildOf(v string) string {
 	if b, ok := winsupport.KernelBuild(v); ok {

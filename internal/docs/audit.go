@@ -46,7 +46,7 @@ func writeCause(w *bufio.Writer, c *doctor.Cause) {
 	if len(c.Patterns) > 0 {
 		fmt.Fprintln(w, "| message | from | upstream |\n|---|---|---|")
 		for _, p := range c.Patterns {
-			fmt.Fprintf(w, "| `%s` | %s | %s |\n", strings.ReplaceAll(p.Text, "|", `\|`), cell(p.Runtime), cell(p.Source))
+			fmt.Fprintf(w, "| `%s` | %s | %s |\n", strings.ReplaceAll(p.Text, "|", `\|`), cell(p.Service), cell(p.Source))
 		}
 		fmt.Fprintln(w)
 	}

@@ -55,7 +55,7 @@ func shownBy(c *Cause) string {
 	}
 	var q []string
 	for _, p := range c.Patterns {
-		q = append(q, fmt.Sprintf("%q (%s)", strings.TrimSpace(p.Text), p.Runtime))
+		q = append(q, fmt.Sprintf("%q (%s)", strings.TrimSpace(p.Text), p.Service))
 	}
 	return "winkube doctor names this cause when the pod's status or events say " + strings.Join(q, ", ") + "."
 }

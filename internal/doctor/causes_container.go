@@ -23,9 +23,9 @@ var CommandNotFound = &Cause{
 		kubectl("kubectl describe pod -n {ns} {pod}"),
 	},
 	Patterns: []Pattern{
-		{Text: "executable file not found in $PATH", Runtime: "containerd", Source: srcRunc},
-		{Text: "The system cannot find the file specified", Runtime: "hcsshim", Source: srcHCS},
-		{Text: "hcs::System::CreateProcess", Runtime: "hcsshim", Source: srcHCS},
+		{Text: "executable file not found in $PATH", Service: "containerd", Source: srcRunc},
+		{Text: "The system cannot find the file specified", Service: "hcsshim", Source: srcHCS},
+		{Text: "hcs::System::CreateProcess", Service: "hcsshim", Source: srcHCS},
 	},
 	Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-docker/manage-windows-dockerfile (Windows container images and entrypoints)", srcCreate, srcHCS},
 }
@@ -58,7 +58,7 @@ var SlowStartKilledByLiveness = &Cause{
 		kubectl("kubectl get pod -n {ns} {pod} -o jsonpath='{.spec.containers[*].livenessProbe}'"),
 		kubectl("kubectl get events -n {ns} --field-selector involvedObject.uid={uid},reason=Unhealthy"),
 	},
-	Patterns: []Pattern{{Text: "Liveness probe failed", Runtime: "kubelet", Source: srcProber}, {Text: "failed liveness probe", Runtime: "kubelet", Source: srcProber}},
+	Patterns: []Pattern{{Text: "Liveness probe failed", Service: "kubelet", Source: srcProber}, {Text: "failed liveness probe", Service: "kubelet", Source: srcProber}},
 	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-linux-similarities (container restart latency; use startup probes on Windows)", srcProber},
 }
 
@@ -74,7 +74,7 @@ var SlowImagePull = &Cause{
 		kubectl("kubectl get events -n {ns} --field-selector involvedObject.uid={uid} --watch"),
 		onNode("ctr.exe -n k8s.io images ls"),
 	},
-	Patterns: []Pattern{{Text: "Pulling image", Runtime: "kubelet", Source: srcImages}},
+	Patterns: []Pattern{{Text: "Pulling image", Service: "kubelet", Source: srcImages}},
 	Sources:  []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images (image size)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/manage-containers/container-base-images (image sizes of Windows base images)", srcImages},
 }
 
@@ -105,7 +105,7 @@ var Evicted = &Cause{
 		kubectl("kubectl describe node {node}"),
 		kubectl("winkube audit -o text"),
 	},
-	Patterns: []Pattern{{Text: "The node was low on resource", Runtime: "kubelet", Source: srcEviction}},
+	Patterns: []Pattern{{Text: "The node was low on resource", Service: "kubelet", Source: srcEviction}},
 	Sources:  []string{"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (resource recommendations)", "https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (memory reservations on Windows nodes)", srcEviction},
 }
 
@@ -121,7 +121,7 @@ var ReadinessProbeFailing = &Cause{
 		kubectl("kubectl get events -n {ns} --field-selector involvedObject.uid={uid},reason=Unhealthy"),
 		kubectl("kubectl get pod -n {ns} {pod} -o jsonpath='{.spec.containers[*].readinessProbe}'"),
 	},
-	Patterns: []Pattern{{Text: "Readiness probe failed", Runtime: "kubelet", Source: srcProber}},
+	Patterns: []Pattern{{Text: "Readiness probe failed", Service: "kubelet", Source: srcProber}},
 	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-linux-similarities (probes on Windows: exec and httpGet; tcpSocket limited)", srcProber},
 }
 

@@ -31,10 +31,10 @@ var DNSResolutionFailure = &Cause{
 		onNode("Get-HnsPolicyList | Where-Object { $_.Policies.VIPs } | Select-Object Id, @{n='VIPs';e={$_.Policies.VIPs}}"),
 	},
 	Patterns: []Pattern{
-		{Text: "No such host is known", Runtime: "windows", Source: srcResolver},
-		{Text: "The remote name could not be resolved", Runtime: "windows", Source: srcResolver},
-		{Text: "Could not resolve host", Runtime: "curl", Source: "curl libcurl-errors CURLE_COULDNT_RESOLVE_HOST (curl.se/libcurl/c/libcurl-errors.html)"},
-		{Text: ": no such host", Runtime: "go", Source: "go net package (DNSError: \"no such host\")"},
+		{Text: "No such host is known", Service: "windows", Source: srcResolver},
+		{Text: "The remote name could not be resolved", Service: "windows", Source: srcResolver},
+		{Text: "Could not resolve host", Service: "curl", Source: "curl libcurl-errors CURLE_COULDNT_RESOLVE_HOST (curl.se/libcurl/c/libcurl-errors.html)"},
+		{Text: ": no such host", Service: "go", Source: "go net package (DNSError: \"no such host\")"},
 	},
 	Sources: []string{srcWinDNS, srcWinNetTS, srcResolver},
 }
@@ -130,9 +130,9 @@ var ServiceUnreachable = &Cause{
 		onNode("vfpctrl /port PORT-NAME /list-rule"),
 	},
 	Patterns: []Pattern{
-		{Text: "connected party did not properly respond after a period of time", Runtime: "windows", Source: srcWinsock},
-		{Text: "No connection could be made because the target machine actively refused it", Runtime: "windows", Source: srcWinsock},
-		{Text: "Unable to connect to the remote server", Runtime: "windows", Source: "learn.microsoft.com/dotnet/api/system.net.webexceptionstatus (ConnectFailure)"},
+		{Text: "connected party did not properly respond after a period of time", Service: "windows", Source: srcWinsock},
+		{Text: "No connection could be made because the target machine actively refused it", Service: "windows", Source: srcWinsock},
+		{Text: "Unable to connect to the remote server", Service: "windows", Source: "learn.microsoft.com/dotnet/api/system.net.webexceptionstatus (ConnectFailure)"},
 	},
 	Sources: []string{
 		srcWinsock,

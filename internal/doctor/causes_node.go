@@ -15,11 +15,7 @@ const (
 
 // fromSignature is the cause a node-log signature shows.
 func fromSignature(s *nodelog.Signature, commands []Command) *Cause {
-	c := &Cause{ID: s.ID, Title: s.Title, Explain: s.Explain, Steps: s.Steps, Commands: commands, Sources: s.Sources, signature: s}
-	for _, p := range s.Patterns {
-		c.Patterns = append(c.Patterns, Pattern{Text: p.Text, Runtime: p.Service, Source: p.Source})
-	}
-	return c
+	return &Cause{ID: s.ID, Title: s.Title, Explain: s.Explain, Steps: s.Steps, Commands: commands, Patterns: s.Patterns, Sources: s.Sources, signature: s}
 }
 
 // RuntimeEndpointUnreachable: see nodelog.RuntimeEndpointUnreachable.

@@ -16,8 +16,8 @@ const (
 )
 
 var osMismatch = []Pattern{
-	{Text: winsupport.HostOSMismatch, Runtime: "hcsshim", Source: srcHCS},
-	{Text: winsupport.HostOSMismatchCode, Runtime: "cri-dockerd", Source: srcDocker},
+	{Text: winsupport.HostOSMismatch, Service: "hcsshim", Source: srcHCS},
+	{Text: winsupport.HostOSMismatchCode, Service: "cri-dockerd", Source: srcDocker},
 }
 
 // PauseImageBuildMismatch: the sandbox (pause) image is for another build.
@@ -59,8 +59,8 @@ var ImageBuildMismatch = &Cause{
 }
 
 var noPlatform = []Pattern{
-	{Text: "no match for platform in manifest", Runtime: "containerd", Source: srcCtrPlatform},
-	{Text: "does not match the specified platform", Runtime: "cri-dockerd", Source: srcDocker},
+	{Text: "no match for platform in manifest", Service: "containerd", Source: srcCtrPlatform},
+	{Text: "does not match the specified platform", Service: "cri-dockerd", Source: srcDocker},
 }
 
 // LinuxImageOnWindows: a Linux-only image on a Windows node.
@@ -77,7 +77,7 @@ var LinuxImageOnWindows = &Cause{
 		kubectl("docker manifest inspect {image}"),
 		kubectl("kubectl taint nodes {node} os=windows:NoSchedule"),
 	},
-	Patterns: append([]Pattern{{Text: `image operating system "linux" cannot be used on this platform`, Runtime: "cri-dockerd", Source: srcDocker}}, noPlatform...),
+	Patterns: append([]Pattern{{Text: `image operating system "linux" cannot be used on this platform`, Service: "cri-dockerd", Source: srcDocker}}, noPlatform...),
 	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (every pod in a hybrid cluster should have a nodeSelector for kubernetes.io/os)", "https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (always taint Windows nodes)", srcImages, srcCtrPlatform},
 }
 
@@ -93,7 +93,7 @@ var WindowsImageOnLinux = &Cause{
 		kubectl("kubectl get pod -n {ns} {pod} -o jsonpath='{.spec.nodeSelector}'"),
 		kubectl("kubectl delete pod -n {ns} {pod}"),
 	},
-	Patterns: append([]Pattern{{Text: `image operating system "windows" cannot be used on this platform`, Runtime: "cri-dockerd", Source: srcDocker}}, noPlatform...),
+	Patterns: append([]Pattern{{Text: `image operating system "windows" cannot be used on this platform`, Service: "cri-dockerd", Source: srcDocker}}, noPlatform...),
 	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (pin every pod to its OS)", srcImages, srcCtrPlatform},
 }
 
@@ -116,11 +116,11 @@ var CNINetworkFailure = &Cause{
 		kubectl("kubectl get pods -A -o wide --field-selector spec.nodeName={node}"),
 	},
 	Patterns: []Pattern{
-		{Text: "failed to setup network for sandbox", Runtime: "containerd", Source: srcCtrNetwork},
-		{Text: "networkplugin cni failed", Runtime: "cri-dockerd", Source: srcDocker},
-		{Text: "failed to set up sandbox container", Runtime: "cri-dockerd", Source: srcDocker},
-		{Text: "hnsCall failed in Win32", Runtime: "hcsshim", Source: srcHNS},
-		{Text: "HNS failed with error", Runtime: "hcsshim", Source: srcHNS},
+		{Text: "failed to setup network for sandbox", Service: "containerd", Source: srcCtrNetwork},
+		{Text: "networkplugin cni failed", Service: "cri-dockerd", Source: srcDocker},
+		{Text: "failed to set up sandbox container", Service: "cri-dockerd", Source: srcDocker},
+		{Text: "hnsCall failed in Win32", Service: "hcsshim", Source: srcHNS},
+		{Text: "HNS failed with error", Service: "hcsshim", Source: srcHNS},
 	},
 	Sources: []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (runbook: Windows pod networking broken, HNS endpoint not created)", "https://learn.microsoft.com/en-us/virtualization/windowscontainers/kubernetes/common-problems (troubleshooting: Get-HnsNetwork)", srcSandbox, srcCtrNetwork, srcHNS},
 }
@@ -138,8 +138,8 @@ var HostProcessIdentity = &Cause{
 		onNode("Get-LocalGroup"),
 	},
 	Patterns: []Pattern{
-		{Text: "failed to logon user", Runtime: "hcsshim", Source: srcLogon},
-		{Text: "invalid user string", Runtime: "hcsshim", Source: srcLogon},
+		{Text: "failed to logon user", Service: "hcsshim", Source: srcLogon},
+		{Text: "invalid user string", Service: "hcsshim", Source: srcLogon},
 	},
 	Sources: []string{"https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/ (HostProcess containers for node management)", "https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/ (HostProcess containers)", srcLogon},
 }

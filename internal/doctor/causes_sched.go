@@ -20,7 +20,7 @@ var UntoleratedTaint = &Cause{
 		kubectl("kubectl get nodes -l kubernetes.io/os=windows -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints"),
 		kubectl("kubectl describe pod -n {ns} {pod}"),
 	},
-	Patterns: []Pattern{{Text: "untolerated taint", Runtime: "kube-scheduler", Source: srcScheduler}},
+	Patterns: []Pattern{{Text: "untolerated taint", Service: "kube-scheduler", Source: srcScheduler}},
 	Sources:  []string{"https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host (taints and tolerations; always taint Windows nodes)", "https://kubernetes.io/docs/concepts/containers/runtime-class/#scheduling (RuntimeClass scheduling)", srcScheduler},
 }
 
@@ -37,7 +37,7 @@ var NoNodeMatchesSelector = &Cause{
 		kubectl("kubectl get nodes -L kubernetes.io/os,node.kubernetes.io/windows-build"),
 		kubectl("kubectl get pod -n {ns} {pod} -o jsonpath='{.spec.nodeSelector}{\"\\n\"}{.spec.affinity.nodeAffinity}'"),
 	},
-	Patterns: []Pattern{{Text: "didn't match Pod's node affinity/selector", Runtime: "kube-scheduler", Source: srcScheduler}},
+	Patterns: []Pattern{{Text: "didn't match Pod's node affinity/selector", Service: "kube-scheduler", Source: srcScheduler}},
 	Sources:  []string{"https://learn.microsoft.com/en-us/virtualization/windowscontainers/deploy-containers/version-compatibility (pin pods to Windows build versions)", srcScheduler},
 }
 
@@ -55,8 +55,8 @@ var InsufficientResources = &Cause{
 		kubectl("winkube audit -o text"),
 	},
 	Patterns: []Pattern{
-		{Text: "Insufficient ", Runtime: "kube-scheduler", Source: srcScheduler},
-		{Text: "Too many pods", Runtime: "kube-scheduler", Source: srcScheduler},
+		{Text: "Insufficient ", Service: "kube-scheduler", Source: srcScheduler},
+		{Text: "Too many pods", Service: "kube-scheduler", Source: srcScheduler},
 	},
 	Sources: []string{"https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (resource recommendations: Windows OS overhead)", "https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation (resource management)", srcScheduler},
 }
@@ -76,10 +76,10 @@ var PodOSMismatch = &Cause{
 		kubectl("kubectl delete pod -n {ns} {pod}"),
 	},
 	Patterns: []Pattern{
-		{Text: "PodOSNotSupported", Runtime: "kubelet", Source: srcPredicate},
-		{Text: "PodOSSelectorNodeLabelDoesNotMatch", Runtime: "kubelet", Source: srcPredicate},
-		{Text: "Failed to admit pod as the OS field doesn't match node OS", Runtime: "kubelet", Source: srcPredicate},
-		{Text: "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label", Runtime: "kubelet", Source: srcPredicate},
+		{Text: "PodOSNotSupported", Service: "kubelet", Source: srcPredicate},
+		{Text: "PodOSSelectorNodeLabelDoesNotMatch", Service: "kubelet", Source: srcPredicate},
+		{Text: "Failed to admit pod as the OS field doesn't match node OS", Service: "kubelet", Source: srcPredicate},
+		{Text: "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label", Service: "kubelet", Source: srcPredicate},
 	},
 	Sources: []string{"https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod (spec.os.name)", srcPredicate},
 }
@@ -97,8 +97,8 @@ var PodLevelResourcesUnsupported = &Cause{
 		kubectl("kubectl delete pod -n {ns} {pod}"),
 	},
 	Patterns: []Pattern{
-		{Text: "PodLevelResourcesNotSupported", Runtime: "kubelet", Source: srcFeaturesWin},
-		{Text: "pod-level resources are not supported on Windows", Runtime: "kubelet", Source: srcFeaturesWin},
+		{Text: "PodLevelResourcesNotSupported", Service: "kubelet", Source: srcFeaturesWin},
+		{Text: "pod-level resources are not supported on Windows", Service: "kubelet", Source: srcFeaturesWin},
 	},
 	Sources: []string{srcFeaturesWin},
 }

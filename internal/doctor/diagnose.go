@@ -244,10 +244,7 @@ func diagnose(c *podCtx, owner string, lint []rule.Finding, causes []*Cause) []D
 			Cause: s.cause.ID, Title: s.cause.Title, Likelihood: s.h.score, Evidence: s.h.evidence, Explanation: s.cause.Explain,
 			Steps: fill(s.cause.Steps, c), Sources: s.cause.Sources}
 		if c.node != nil && c.nodeOS == "windows" {
-			d.NodeBuild, _ = winsupport.KernelBuild(c.node.Status.NodeInfo.KernelVersion)
-			if d.NodeBuild == "" {
-				d.NodeBuild = c.node.Labels[cluster.LabelWindowsBuild]
-			}
+			d.NodeBuild = cluster.NodeBuild(c.node)
 			d.Evidence = append(d.Evidence, Evidence{Source: "node", Message: fmt.Sprintf("node %s runs Windows build %s (kernel %s, %s)", c.node.Name, d.NodeBuild, c.node.Status.NodeInfo.KernelVersion, c.node.Status.NodeInfo.ContainerRuntimeVersion)})
 		}
 		if c.stats != nil && (s.cause == OOMKilled || s.cause == Evicted) {

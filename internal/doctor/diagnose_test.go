@@ -64,14 +64,7 @@ func TestDiagnoseJoinsByUID(t *testing.T) {
 		{Object: ref("uid-old"), Reason: "FailedCreatePodSandBox", Message: `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "x": plugin type="calico" failed (add): boom`, Count: 1, Last: now},
 		{Object: ref(p.UID), Reason: "FailedCreatePodSandBox", Message: "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem x: The container operating system does not match the host operating system.: unknown", Count: 4, Last: now},
 	}}
-	rep, err := Diagnose(t.Context(), s, Options{Now: now, NoSimulation: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, d := range rep.Diagnoses {
-		got = append(got, d.Cause)
-	}
+	rep, got := causesOf(t, s, Options{Now: now, NoSimulation: true})
 	if diff := cmp.Diff([]string{"pause-image-build-mismatch"}, got); diff != "" {
 		t.Errorf("causes (-want +got):\n%s", diff)
 	}
@@ -161,13 +154,8 @@ func TestYoungPodWithFatalEvent(t *testing.T) {
 		if got := Examined(s, Options{Now: now}); len(got) != 1 {
 			t.Errorf("%s: a young ContainerCreating pod's events are not read (%d pods examined)", tc.name, len(got))
 		}
-		rep, err := Diagnose(t.Context(), s, Options{Now: now, NoSimulation: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
+		rep, got := causesOf(t, s, Options{Now: now, NoSimulation: true})
 		for _, d := range rep.Diagnoses {
-			got = append(got, d.Cause)
 			if d.State != "ContainerCreating" {
 				t.Errorf("%s: state %q, want ContainerCreating", tc.name, d.State)
 			}
@@ -198,16 +186,24 @@ func TestDiagnoseSettings(t *testing.T) {
 		{"unknown disabled too", &rule.Settings{Off: map[string]bool{OOMKilled.ID: true, Unknown.ID: true}}, nil},
 	}
 	for _, tt := range tests {
-		rep, err := Diagnose(t.Context(), &live.Snapshot{Server: "v1.36.3", Pods: []*corev1.Pod{p}}, Options{Now: now, NoSimulation: true, Settings: tt.set})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, d := range rep.Diagnoses {
-			got = append(got, d.Cause)
-		}
+		_, got := causesOf(t, &live.Snapshot{Server: "v1.36.3", Pods: []*corev1.Pod{p}}, Options{Now: now, NoSimulation: true, Settings: tt.set})
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 	}
+}
+
+// causesOf runs Diagnose and returns its report and the causes it names,
+// most likely first.
+func causesOf(t *testing.T, s *live.Snapshot, o Options) (*Report, []string) {
+	t.Helper()
+	rep, err := Diagnose(t.Context(), s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var causes []string
+	for _, d := range rep.Diagnoses {
+		causes = append(causes, d.Cause)
+	}
+	return rep, causes
 }

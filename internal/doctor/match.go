@@ -3,21 +3,12 @@ package doctor
 import (
 	"regexp"
 	"strings"
+
+	"github.com/winkube/winkube/internal/rule"
 )
 
-// Pattern is one way a runtime or kubelet phrases a failure. Text is
-// matched case-insensitively as a substring of the whole message, so the
-// wrappers around it do not matter.
-type Pattern struct {
-	Text    string
-	Runtime string // containerd, cri-dockerd, hcsshim, kubelet, kube-scheduler
-	Source  string // the upstream file that produces it
-}
-
-// Matches reports whether msg contains p.
-func (p Pattern) Matches(msg string) bool {
-	return strings.Contains(strings.ToLower(msg), strings.ToLower(p.Text))
-}
+// Pattern is one way a runtime or kubelet phrases a failure.
+type Pattern = rule.Pattern
 
 // anyMatch returns the first pattern msg matches.
 func anyMatch(msg string, ps []Pattern) (Pattern, bool) {

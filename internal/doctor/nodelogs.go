@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/live"
-	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // maxLogEvidence is how many matching lines a diagnosis quotes, the
@@ -35,7 +32,7 @@ func diagnoseNodes(s *live.Snapshot) []Diagnosis {
 				Explanation: c.Explain, Steps: fillNode(c.Steps, k.Node), Sources: c.Sources}
 			if n != nil {
 				d.NodeOS = cluster.NodeOS(n)
-				d.NodeBuild = nodeBuild(n)
+				d.NodeBuild = cluster.KernelBuild(n)
 				if k.Stats != nil && k.Stats.MemoryWorkingSetBytes != nil {
 					if msg := live.MemoryPressure(n, k.Stats); msg != "" {
 						d.Evidence = append(d.Evidence, Evidence{Source: "stats", Message: msg})
@@ -86,11 +83,4 @@ func statsEvidence(s *live.Snapshot, c *podCtx) *Evidence {
 		msg = fmt.Sprintf("node %s: working set %.1fGi, allocatable %s (kubelet stats)", c.node.Name, float64(ws)/(1<<30), c.node.Status.Allocatable.Memory().String())
 	}
 	return &Evidence{Source: "stats", Message: msg}
-}
-
-// nodeBuild is the node's Windows build from its kernel version, "" when
-// unknown.
-func nodeBuild(n *corev1.Node) string {
-	b, _ := winsupport.KernelBuild(n.Status.NodeInfo.KernelVersion)
-	return b
 }

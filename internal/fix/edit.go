@@ -264,23 +264,33 @@ func (t *text) locate(root at, segs []segment) (k *yaml.Node, v at, err error) {
 
 // normalize makes decoded YAML comparable with edit values.
 func normalize(v any) any {
+	return mapScalars(v, func(s any) any {
+		switch x := s.(type) {
+		case int:
+			return int64(x)
+		case uint64:
+			return int64(x)
+		}
+		return s
+	})
+}
+
+// mapScalars copies a decoded tree of maps and lists with f applied to
+// each scalar.
+func mapScalars(v any, f func(any) any) any {
 	switch x := v.(type) {
-	case int:
-		return int64(x)
-	case uint64:
-		return int64(x)
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[k] = normalize(e)
+			m[k] = mapScalars(e, f)
 		}
 		return m
 	case []any:
 		s := make([]any, len(x))
 		for i, e := range x {
-			s[i] = normalize(e)
+			s[i] = mapScalars(e, f)
 		}
 		return s
 	}
-	return v
+	return f(v)
 }

@@ -201,25 +201,12 @@ func setItem(list []any, idx int, ptr string, v any, j *journal) *PatchOp {
 
 // jsonNumbers turns float64 integers from encoding/json into int64.
 func jsonNumbers(v any) any {
-	switch x := v.(type) {
-	case float64:
-		if x == float64(int64(x)) {
+	return mapScalars(v, func(s any) any {
+		if x, ok := s.(float64); ok && x == float64(int64(x)) {
 			return int64(x)
 		}
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = jsonNumbers(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = jsonNumbers(e)
-		}
-		return out
-	}
-	return v
+		return s
+	})
 }
 
 // escape writes a JSON pointer token (RFC 6901).

@@ -37,26 +37,20 @@ func NewOwners(s *Snapshot) *Owners {
 // StatefulSets, DaemonSets, CronJobs, Jobs, ReplicaSets, then
 // ReplicationControllers.
 func (s *Snapshot) eachController(f func(apiVersion, kind string, m *metav1.ObjectMeta, v any)) {
-	for _, x := range s.Deployments {
-		f("apps/v1", "Deployment", &x.ObjectMeta, x)
-	}
-	for _, x := range s.StatefulSets {
-		f("apps/v1", "StatefulSet", &x.ObjectMeta, x)
-	}
-	for _, x := range s.DaemonSets {
-		f("apps/v1", "DaemonSet", &x.ObjectMeta, x)
-	}
-	for _, x := range s.CronJobs {
-		f("batch/v1", "CronJob", &x.ObjectMeta, x)
-	}
-	for _, x := range s.Jobs {
-		f("batch/v1", "Job", &x.ObjectMeta, x)
-	}
-	for _, x := range s.ReplicaSets {
-		f("apps/v1", "ReplicaSet", &x.ObjectMeta, x)
-	}
-	for _, x := range s.ReplicationControllers {
-		f("v1", "ReplicationController", &x.ObjectMeta, x)
+	eachOf(s.Deployments, "apps/v1", "Deployment", f)
+	eachOf(s.StatefulSets, "apps/v1", "StatefulSet", f)
+	eachOf(s.DaemonSets, "apps/v1", "DaemonSet", f)
+	eachOf(s.CronJobs, "batch/v1", "CronJob", f)
+	eachOf(s.Jobs, "batch/v1", "Job", f)
+	eachOf(s.ReplicaSets, "apps/v1", "ReplicaSet", f)
+	eachOf(s.ReplicationControllers, "v1", "ReplicationController", f)
+}
+
+// eachOf calls f with each object of one kind: the loop every kind of
+// the snapshot shares.
+func eachOf[T interface{ GetObjectMeta() metav1.Object }](xs []T, apiVersion, kind string, f func(apiVersion, kind string, m *metav1.ObjectMeta, v any)) {
+	for _, x := range xs {
+		f(apiVersion, kind, x.GetObjectMeta().(*metav1.ObjectMeta), x)
 	}
 }
 
@@ -112,15 +106,9 @@ func TopLevel(s *Snapshot, o *Owners) ([]*manifest.Object, error) {
 		out = append(out, obj)
 	}
 	s.eachController(add)
-	for _, x := range s.Pods {
-		add("v1", "Pod", &x.ObjectMeta, x)
-	}
-	for _, x := range s.Services {
-		add("v1", "Service", &x.ObjectMeta, x)
-	}
-	for _, x := range s.NetworkPolicies {
-		add("networking.k8s.io/v1", "NetworkPolicy", &x.ObjectMeta, x)
-	}
+	eachOf(s.Pods, "v1", "Pod", add)
+	eachOf(s.Services, "v1", "Service", add)
+	eachOf(s.NetworkPolicies, "networking.k8s.io/v1", "NetworkPolicy", add)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Namespace != b.Namespace {

@@ -17,24 +17,35 @@ var maxInput int64 = MaxInputSize
 // Limit returns a reader of r that fails with an *Error of class
 // ErrTooLarge once more than MaxInputSize bytes were read.
 func Limit(name string, r io.Reader) io.Reader {
-	return &limited{name: name, r: r, left: maxInput}
+	return LimitReader(r, maxInput, func() error { return TooLarge(name) })
+}
+
+// LimitReader returns a reader of r that reads max bytes and then fails
+// with over() if r holds more: unlike io.LimitReader, a longer input is an
+// error, not a silent end. Every bounded stream winkube reads (an input,
+// a registry's response) is cut this way.
+func LimitReader(r io.Reader, max int64, over func() error) io.Reader {
+	return &limited{r: r, left: max, over: over}
 }
 
 type limited struct {
-	name string
 	r    io.Reader
 	left int64
+	over func() error
 }
 
 func (l *limited) Read(p []byte) (int, error) {
 	if l.left <= 0 {
-		// One byte past the limit tells a file of exactly the limit from
-		// a longer one.
+		// One byte past the limit tells an input of exactly the limit
+		// from a longer one.
 		var b [1]byte
-		if n, _ := l.r.Read(b[:]); n == 0 {
-			return 0, io.EOF
+		if n, err := l.r.Read(b[:]); n == 0 {
+			if err == nil {
+				err = io.ErrNoProgress
+			}
+			return 0, err
 		}
-		return 0, TooLarge(l.name)
+		return 0, l.over()
 	}
 	if int64(len(p)) > l.left {
 		p = p[:l.left]

@@ -36,12 +36,17 @@ type state struct {
 // poolFields are what --set-pool may change.
 var poolFields = []string{"build", "count", "cpu", "memory", "maxPods", "sandboxImage", "label.KEY"}
 
+// malformed returns the error of a flag value that does not parse: the
+// flag and value, what is wrong (why), and the form wanted.
+func malformed(flag, arg, want string) func(why string) (Change, error) {
+	return func(why string) (Change, error) {
+		return Change{}, fmt.Errorf("%s %q: %s: want %s", flag, arg, why, want)
+	}
+}
+
 // SetPool parses --set-pool NAME:FIELD=VALUE[,FIELD=VALUE...].
 func SetPool(arg string) (Change, error) {
-	bad := func(why string) (Change, error) {
-		return Change{}, fmt.Errorf("--set-pool %q: %s: want NAME:FIELD=VALUE[,FIELD=VALUE], FIELD one of %s, e.g. win2022:build=10.0.26100",
-			arg, why, strings.Join(poolFields, ", "))
-	}
+	bad := malformed("--set-pool", arg, "NAME:FIELD=VALUE[,FIELD=VALUE], FIELD one of "+strings.Join(poolFields, ", ")+", e.g. win2022:build=10.0.26100")
 	name, spec, ok := strings.Cut(arg, ":")
 	if !ok || name == "" || spec == "" {
 		return bad("no pool name or no field")
@@ -153,7 +158,7 @@ func describePoolChange(a, b cluster.Pool) string {
 	add("sandboxImage", a.SandboxImage, b.SandboxImage)
 	add("os", a.OS, b.OS)
 	add("taints", taintList(a.Taints), taintList(b.Taints))
-	add("labels", labelList(a.Labels), labelList(b.Labels))
+	add("labels", labelList(a.Labels, " "), labelList(b.Labels, " "))
 	if len(d) == 0 {
 		return "no difference"
 	}
@@ -182,13 +187,15 @@ func taintString(t corev1.Taint) string {
 	return t.Key + "=" + t.Value + ":" + string(t.Effect)
 }
 
-func labelList(l map[string]string) string {
+// labelList is l's KEY=VALUE pairs in key order, joined by sep: " " in
+// the plan's prose, "," in a kubectl label selector.
+func labelList(l map[string]string, sep string) string {
 	var out []string
 	for k, v := range l {
 		out = append(out, k+"="+v)
 	}
 	sort.Strings(out)
-	return strings.Join(out, " ")
+	return strings.Join(out, sep)
 }
 
 // AddPool is --add-pool FILE: the pools of a winkube Cluster file join
@@ -238,9 +245,7 @@ func RemovePool(name string) (Change, error) {
 
 // Taint is --taint POOL:KEY[=VALUE]:EFFECT.
 func Taint(arg string) (Change, error) {
-	bad := func(why string) (Change, error) {
-		return Change{}, fmt.Errorf("--taint %q: %s: want POOL:KEY=VALUE:EFFECT with EFFECT NoSchedule, PreferNoSchedule or NoExecute, e.g. win2025:os=windows:NoSchedule", arg, why)
-	}
+	bad := malformed("--taint", arg, "POOL:KEY=VALUE:EFFECT with EFFECT NoSchedule, PreferNoSchedule or NoExecute, e.g. win2025:os=windows:NoSchedule")
 	pool, spec, ok := strings.Cut(arg, ":")
 	if !ok || pool == "" || strings.Count(spec, ":") != 1 {
 		return bad("not three parts")

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -125,7 +126,7 @@ func drain(in Input, before, cordoned *simulate.Result, old []string) []Step {
 			}
 			back[e.Workload] = true
 		}
-		for _, w := range sortedKeys(back) {
+		for _, w := range slices.Sorted(maps.Keys(back)) {
 			s.Commands = append(s.Commands, waitCommand(w, labels[w]))
 		}
 		s.Check = waveCheck(bs, back)
@@ -146,7 +147,7 @@ func podsIn(gs []*group) int {
 func uniqueBudgets(bs map[string]*budget) []*budget {
 	seen := map[*budget]bool{}
 	var out []*budget
-	for _, w := range sortedKeys(bs) {
+	for _, w := range slices.Sorted(maps.Keys(bs)) {
 		if b := bs[w]; !seen[b] {
 			seen[b] = true
 			out = append(out, b)
@@ -155,21 +156,12 @@ func uniqueBudgets(bs map[string]*budget) []*budget {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // waveCheck says, for each budget the wave touched, how many pods are
 // healthy once the replacements are ready against how many it requires.
 func waveCheck(bs map[string]*budget, touched map[string]bool) string {
 	var parts, bad []string
 	seen := map[*budget]bool{}
-	for _, w := range sortedKeys(touched) {
+	for _, w := range slices.Sorted(maps.Keys(touched)) {
 		b := bs[w]
 		if b == nil || seen[b] {
 			continue
@@ -200,21 +192,12 @@ func templateLabels(objs []*manifest.Object) map[string]map[string]string {
 	return out
 }
 
-func labelSelector(l map[string]string) string {
-	var parts []string
-	for k, v := range l {
-		parts = append(parts, k+"="+v)
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
-}
-
 // evictCommand evicts n of the group's pods through the eviction API:
 // kubectl drain with a pod selector when the wave takes all of them, else
 // n eviction requests, so that no eviction meets a budget that is spent.
 func evictCommand(g *group, n int, l map[string]string) string {
 	ns := g.pods[0].Namespace
-	sel := labelSelector(l)
+	sel := labelList(l, ",")
 	if n == len(g.pods) || sel == "" {
 		return fmt.Sprintf("kubectl drain %s --ignore-daemonsets --delete-emptydir-data --pod-selector '%s'", g.node, sel)
 	}
@@ -230,5 +213,5 @@ func waitCommand(ref string, l map[string]string) string {
 	case "Deployment", "StatefulSet", "DaemonSet":
 		return fmt.Sprintf("kubectl rollout status %s/%s -n %s --timeout=15m", strings.ToLower(kind), name, ns)
 	}
-	return fmt.Sprintf("kubectl wait pod -n %s -l '%s' --for=condition=Ready --timeout=15m", ns, labelSelector(l))
+	return fmt.Sprintf("kubectl wait pod -n %s -l '%s' --for=condition=Ready --timeout=15m", ns, labelList(l, ","))
 }

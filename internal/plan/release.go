@@ -43,9 +43,7 @@ func Containerd(arg string) (Change, error) {
 
 // RuntimeClass is --runtime-class NAME:handler=H[,nodeSelector=K=V][,toleration=K=V:EFFECT].
 func RuntimeClass(arg string) (Change, error) {
-	bad := func(why string) (Change, error) {
-		return Change{}, fmt.Errorf("--runtime-class %q: %s: want NAME:handler=HANDLER[,nodeSelector=KEY=VALUE][,toleration=KEY=VALUE:EFFECT], e.g. windows-2025:handler=runhcs-wcow-process,nodeSelector=node.kubernetes.io/windows-build=10.0.26100", arg, why)
-	}
+	bad := malformed("--runtime-class", arg, "NAME:handler=HANDLER[,nodeSelector=KEY=VALUE][,toleration=KEY=VALUE:EFFECT], e.g. windows-2025:handler=runhcs-wcow-process,nodeSelector=node.kubernetes.io/windows-build=10.0.26100")
 	name, spec, ok := strings.Cut(arg, ":")
 	if !ok || name == "" || spec == "" {
 		return bad("no name or no field")
@@ -89,7 +87,7 @@ func RuntimeClass(arg string) (Change, error) {
 	}
 	ch := Change{Kind: "runtime-class", Target: name, Detail: "handler " + handler}
 	if sched.NodeSelector != nil {
-		ch.Detail += ", nodeSelector " + labelList(sched.NodeSelector)
+		ch.Detail += ", nodeSelector " + labelList(sched.NodeSelector, " ")
 	}
 	ch.apply = func(s *state) (string, error) {
 		s.runtimeClasses[name] = rc

@@ -131,23 +131,14 @@ func (s *state) syncObserved(before cluster.Pool, i int) {
 func retaint(node, before, after []corev1.Taint) []corev1.Taint {
 	var out []corev1.Taint
 	for _, t := range node {
-		if !hasTaint(before, t) {
+		if !cluster.HasTaint(before, t) {
 			out = append(out, t)
 		}
 	}
 	for _, t := range after {
-		if !hasTaint(out, t) {
+		if !cluster.HasTaint(out, t) {
 			out = append(out, t)
 		}
 	}
 	return out
-}
-
-func hasTaint(ts []corev1.Taint, t corev1.Taint) bool {
-	for _, x := range ts {
-		if x.Key == t.Key && x.Effect == t.Effect && x.Value == t.Value {
-			return true
-		}
-	}
-	return false
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 // Bounds on what a registry may send, whatever it claims.
@@ -59,47 +61,24 @@ func (b bounded) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp.Body = &limitedBody{rc: resp.Body, left: MaxBody, what: "a response from " + req.URL.Host}
+	what := "a response from " + req.URL.Host
+	resp.Body = limitedBody{manifest.LimitReader(resp.Body, MaxBody, func() error { return &TooLargeError{What: what, Limit: MaxBody} }), resp.Body}
 	return resp, nil
 }
 
+// limitedBody reads a response body cut at MaxBody and closes the body.
 type limitedBody struct {
-	rc   io.ReadCloser
-	left int64
-	what string
+	io.Reader
+	io.Closer
 }
-
-func (l *limitedBody) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		var b [1]byte
-		if n, err := l.rc.Read(b[:]); n == 0 {
-			if err == nil {
-				err = io.ErrNoProgress
-			}
-			return 0, err
-		}
-		return 0, &TooLargeError{What: l.what, Limit: MaxBody}
-	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.rc.Read(p)
-	l.left -= int64(n)
-	return n, err
-}
-
-func (l *limitedBody) Close() error { return l.rc.Close() }
 
 // readAtMost reads r whole, failing past limit bytes.
 func readAtMost(r io.Reader, limit int64, what string) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
+	b, over, err := manifest.ReadAtMost(r, limit)
+	if over {
 		return nil, &TooLargeError{What: what, Limit: limit}
 	}
-	return b, nil
+	return b, err
 }
 
 // boundKind classifies the bound errors.

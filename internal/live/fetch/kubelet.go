@@ -90,24 +90,12 @@ type KubeletOptions struct {
 }
 
 func (o KubeletOptions) withDefaults() KubeletOptions {
-	if o.InFlight <= 0 {
-		o.InFlight = DefaultKubeletInFlight
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultKubeletTimeout
-	}
-	if o.MaxBytes <= 0 {
-		o.MaxBytes = DefaultKubeletMaxBytes
-	}
-	if o.LogMaxBytes <= 0 {
-		o.LogMaxBytes = DefaultLogMaxBytes
-	}
-	if o.Since <= 0 {
-		o.Since = DefaultLogSince
-	}
-	if o.TailLines <= 0 {
-		o.TailLines = DefaultTailLines
-	}
+	positiveOr(&o.InFlight, DefaultKubeletInFlight)
+	positiveOr(&o.Timeout, DefaultKubeletTimeout)
+	positiveOr(&o.MaxBytes, DefaultKubeletMaxBytes)
+	positiveOr(&o.LogMaxBytes, DefaultLogMaxBytes)
+	positiveOr(&o.Since, DefaultLogSince)
+	positiveOr(&o.TailLines, DefaultTailLines)
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
@@ -115,6 +103,13 @@ func (o KubeletOptions) withDefaults() KubeletOptions {
 		o.Nodes = func(n *corev1.Node) bool { return n.Labels[corev1.LabelOSStable] == "windows" }
 	}
 	return o
+}
+
+// positiveOr sets *v to def when it is zero or negative: an unset bound.
+func positiveOr[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // kubeletClient reads kubelets over one path.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/manifest"
 )
 
 // subresource is the nodes subresource the kubelet authorizes a path
@@ -124,14 +125,11 @@ func apiStatusMessage(body []byte) string {
 
 // readBounded reads all of r, failing past max bytes.
 func readBounded(r io.Reader, max int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
+	b, over, err := manifest.ReadAtMost(r, max)
+	if over {
 		return nil, fmt.Errorf("the answer is larger than %d bytes; not read", max)
 	}
-	return b, nil
+	return b, err
 }
 
 // readConfigz reads /configz: {"kubeletconfig": {...}} (configz.New

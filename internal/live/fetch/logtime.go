@@ -6,18 +6,23 @@ import (
 	"time"
 )
 
-// Timestamps of the log formats a Windows node's services write.
-var (
-	// logrus text (containerd): time="2026-11-27T03:58:01.123456700Z".
-	logrusTime = regexp.MustCompile(`time="([^"]+)"`)
-	// RFC 3339 at the start of a line (JSON and structured logs).
-	rfc3339Start = regexp.MustCompile(`^"?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))`)
-	// Calico: "2026-11-27 03:58:01.123 [INFO][1234] ...", node local time.
-	calicoTime = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3})`)
+// stamps are the timestamps of the log formats a Windows node's services
+// write besides klog's, in the order tried: each expression's first
+// group is parsed with its layout.
+var stamps = []struct {
+	re     *regexp.Regexp
+	layout string
+}{
 	// Get-WinEvent | Format-Table, the kubelet's node log query for a
 	// service writing to the Event Log: "11/27/2026 3:58:01 AM ...".
-	winEventTime = regexp.MustCompile(`^\s*(\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d{2}:\d{2} [AP]M)`)
-)
+	{regexp.MustCompile(`^\s*(\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d{2}:\d{2} [AP]M)`), "1/2/2006 3:04:05 PM"},
+	// RFC 3339 at the start of a line (JSON and structured logs).
+	{regexp.MustCompile(`^"?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))`), time.RFC3339Nano},
+	// Calico: "2026-11-27 03:58:01.123 [INFO][1234] ...", node local time.
+	{regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3})`), "2006-01-02 15:04:05.000"},
+	// logrus text (containerd): time="2026-11-27T03:58:01.123456700Z".
+	{regexp.MustCompile(`time="([^"]+)"`), time.RFC3339Nano},
+}
 
 // LogTime reads the timestamp at the head of a log line. Times without
 // a zone (klog, Calico, the Event Log table) are taken as UTC; a klog
@@ -29,24 +34,11 @@ func LogTime(line string, now time.Time) (time.Time, bool) {
 	if t, ok := klogTime(line, now); ok {
 		return t, true
 	}
-	if m := winEventTime.FindStringSubmatch(line); m != nil {
-		if t, err := time.Parse("1/2/2006 3:04:05 PM", m[1]); err == nil {
-			return t, true
-		}
-	}
-	if m := rfc3339Start.FindStringSubmatch(line); m != nil {
-		if t, err := time.Parse(time.RFC3339Nano, m[1]); err == nil {
-			return t, true
-		}
-	}
-	if m := calicoTime.FindStringSubmatch(line); m != nil {
-		if t, err := time.Parse("2006-01-02 15:04:05.000", m[1]); err == nil {
-			return t, true
-		}
-	}
-	if m := logrusTime.FindStringSubmatch(line); m != nil {
-		if t, err := time.Parse(time.RFC3339Nano, m[1]); err == nil {
-			return t, true
+	for _, s := range stamps {
+		if m := s.re.FindStringSubmatch(line); m != nil {
+			if t, err := time.Parse(s.layout, m[1]); err == nil {
+				return t, true
+			}
 		}
 	}
 	return time.Time{}, false

@@ -40,12 +40,8 @@ func Read(ctx context.Context, o Options) (*live.Snapshot, error) {
 // ReadWith reads the cluster through cs; ns is the namespace of the
 // namespaced kinds, "" for all.
 func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options) (*live.Snapshot, error) {
-	if o.PageSize <= 0 {
-		o.PageSize = DefaultPageSize
-	}
-	if o.EventPageSize <= 0 {
-		o.EventPageSize = DefaultEventPageSize
-	}
+	positiveOr(&o.PageSize, DefaultPageSize)
+	positiveOr(&o.EventPageSize, DefaultEventPageSize)
 	v, err := cs.Discovery().ServerVersion()
 	if err != nil {
 		return nil, fmt.Errorf("reading the server version: %w", err)
@@ -78,54 +74,21 @@ func ReadWith(ctx context.Context, cs kubernetes.Interface, ns string, o Options
 			r.report("kubelets", len(s.Kubelets))
 			return err
 		},
-		func(ctx context.Context) (err error) {
-			s.Namespaces, err = list(ctx, r, "", "namespaces", "", core.Namespaces().List, func(l *corev1.NamespaceList) []corev1.Namespace { return l.Items })
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			s.RuntimeClasses, err = list(ctx, r, "node.k8s.io", "runtimeclasses", "", cs.NodeV1().RuntimeClasses().List, func(l *nodev1.RuntimeClassList) []nodev1.RuntimeClass { return l.Items })
-			return err
-		},
+		listInto(&s.Namespaces, r, "", "namespaces", "", core.Namespaces().List, func(l *corev1.NamespaceList) []corev1.Namespace { return l.Items }),
+		listInto(&s.RuntimeClasses, r, "node.k8s.io", "runtimeclasses", "", cs.NodeV1().RuntimeClasses().List, func(l *nodev1.RuntimeClassList) []nodev1.RuntimeClass { return l.Items }),
 		func(ctx context.Context) (err error) {
 			s.Pods, err = listEach(ctx, r, "", "pods", ns, core.Pods(ns).List, func(l *corev1.PodList) []corev1.Pod { return l.Items }, seePod)
 			return err
 		},
-		func(ctx context.Context) (err error) {
-			s.Services, err = list(ctx, r, "", "services", ns, core.Services(ns).List, func(l *corev1.ServiceList) []corev1.Service { return l.Items })
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			s.NetworkPolicies, err = list(ctx, r, "networking.k8s.io", "networkpolicies", ns, cs.NetworkingV1().NetworkPolicies(ns).List, func(l *networkingv1.NetworkPolicyList) []networkingv1.NetworkPolicy { return l.Items })
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			s.ReplicationControllers, err = list(ctx, r, "", "replicationcontrollers", ns, core.ReplicationControllers(ns).List, func(l *corev1.ReplicationControllerList) []corev1.ReplicationController { return l.Items })
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			s.Deployments, err = list(ctx, r, "apps", "deployments", ns, apps.Deployments(ns).List, func(l *appsv1.DeploymentList) []appsv1.Deployment { return l.Items })
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			s.StatefulSets, err = list(ctx, r, "apps", "statefulsets", ns, apps.StatefulSets(ns).List, func(l *appsv1.StatefulSetList) []appsv1.StatefulSet { return l.Items })
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			s.DaemonSets, err = list(ctx, r, "apps", "daemonsets", ns, apps.DaemonSets(ns).List, func(l *appsv1.DaemonSetList) []appsv1.DaemonSet { return l.Items })
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			s.ReplicaSets, err = list(ctx, r, "apps", "replicasets", ns, apps.ReplicaSets(ns).List, func(l *appsv1.ReplicaSetList) []appsv1.ReplicaSet { return l.Items })
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			s.Jobs, err = list(ctx, r, "batch", "jobs", ns, batch.Jobs(ns).List, func(l *batchv1.JobList) []batchv1.Job { return l.Items })
-			return err
-		},
-		func(ctx context.Context) (err error) {
-			s.CronJobs, err = list(ctx, r, "batch", "cronjobs", ns, batch.CronJobs(ns).List, func(l *batchv1.CronJobList) []batchv1.CronJob { return l.Items })
-			return err
-		},
+		listInto(&s.Services, r, "", "services", ns, core.Services(ns).List, func(l *corev1.ServiceList) []corev1.Service { return l.Items }),
+		listInto(&s.NetworkPolicies, r, "networking.k8s.io", "networkpolicies", ns, cs.NetworkingV1().NetworkPolicies(ns).List, func(l *networkingv1.NetworkPolicyList) []networkingv1.NetworkPolicy { return l.Items }),
+		listInto(&s.ReplicationControllers, r, "", "replicationcontrollers", ns, core.ReplicationControllers(ns).List, func(l *corev1.ReplicationControllerList) []corev1.ReplicationController { return l.Items }),
+		listInto(&s.Deployments, r, "apps", "deployments", ns, apps.Deployments(ns).List, func(l *appsv1.DeploymentList) []appsv1.Deployment { return l.Items }),
+		listInto(&s.StatefulSets, r, "apps", "statefulsets", ns, apps.StatefulSets(ns).List, func(l *appsv1.StatefulSetList) []appsv1.StatefulSet { return l.Items }),
+		listInto(&s.DaemonSets, r, "apps", "daemonsets", ns, apps.DaemonSets(ns).List, func(l *appsv1.DaemonSetList) []appsv1.DaemonSet { return l.Items }),
+		listInto(&s.ReplicaSets, r, "apps", "replicasets", ns, apps.ReplicaSets(ns).List, func(l *appsv1.ReplicaSetList) []appsv1.ReplicaSet { return l.Items }),
+		listInto(&s.Jobs, r, "batch", "jobs", ns, batch.Jobs(ns).List, func(l *batchv1.JobList) []batchv1.Job { return l.Items }),
+		listInto(&s.CronJobs, r, "batch", "cronjobs", ns, batch.CronJobs(ns).List, func(l *batchv1.CronJobList) []batchv1.CronJob { return l.Items }),
 	}
 	if !o.NoEvents && o.EventsAbout == nil {
 		tasks = append(tasks, func(ctx context.Context) error { return r.events(ctx, cs) })
@@ -181,6 +144,18 @@ func list[L interface{ GetContinue() string }, T any, PT interface {
 }](ctx context.Context, r *reader, group, resource, ns string,
 	fetch func(context.Context, metav1.ListOptions) (L, error), items func(L) []T) ([]PT, error) {
 	return listEach[L, T, PT](ctx, r, group, resource, ns, fetch, items, nil)
+}
+
+// listInto is the task of ReadWith that lists one kind into *dst.
+func listInto[L interface{ GetContinue() string }, T any, PT interface {
+	*T
+	metav1.Object
+}](dst *[]PT, r *reader, group, resource, ns string,
+	fetch func(context.Context, metav1.ListOptions) (L, error), items func(L) []T) func(context.Context) error {
+	return func(ctx context.Context) (err error) {
+		*dst, err = list[L, T, PT](ctx, r, group, resource, ns, fetch, items)
+		return err
+	}
 }
 
 // listEach is list, telling each (when set) of every object as its page

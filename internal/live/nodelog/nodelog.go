@@ -5,17 +5,11 @@ import (
 	"sync"
 
 	"github.com/winkube/winkube/internal/live"
+	"github.com/winkube/winkube/internal/rule"
 )
 
 // Pattern is one upstream log string.
-type Pattern struct {
-	Text string
-	// Service is the program that writes it: kubelet, containerd,
-	// kube-proxy, flannel.
-	Service string
-	// Source is the upstream file, at a tag, that writes it.
-	Source string
-}
+type Pattern = rule.Pattern
 
 // Signature is one node problem as its logs show it.
 type Signature struct {
