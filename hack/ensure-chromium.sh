@@ -32,22 +32,9 @@ if bin=$(found); then
 	exit 0
 fi
 
-command -v apt-get >/dev/null 2>&1 ||
-	die "chromium is missing and apt-get is not available; install Chromium and set WINKUBE_CHROMIUM to its path"
-
-sudo=()
-if [[ $(id -u) -ne 0 ]]; then
-	command -v sudo >/dev/null 2>&1 || die "chromium is missing; installing it needs root (run as root or install sudo)"
-	sudo=(sudo)
-fi
-
-log "installing Debian's chromium package ..."
-export DEBIAN_FRONTEND=noninteractive
-if ! "${sudo[@]}" apt-get install -y --no-install-recommends chromium >&2; then
-	log "install failed; refreshing the package lists and retrying"
-	"${sudo[@]}" apt-get update >&2 || die "apt-get update failed"
-	"${sudo[@]}" apt-get install -y --no-install-recommends chromium >&2 || die "apt-get install chromium failed"
-fi
+# shellcheck source=hack/lib/apt.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/apt.sh"
+apt_install chromium "install Chromium and set WINKUBE_CHROMIUM to its path"
 
 bin=$(found) || die "chromium was installed but does not run: $(/usr/bin/chromium --version 2>&1 | head -3)"
 log "installed: $("$bin" --version 2>/dev/null)"

@@ -15,6 +15,8 @@ die() {
 	exit 1
 }
 log() { echo "ensure-tools: $*" >&2; }
+# shellcheck source=hack/lib/apt.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/apt.sh"
 
 CACHE=${WINKUBE_CACHE:-${HOME:?HOME is not set}/.cache/winkube}
 TOOLS=$CACHE/tools
@@ -23,18 +25,7 @@ mkdir -p "$TOOLS" || die "cannot create $TOOLS"
 if command -v pre-commit >/dev/null 2>&1; then
 	log "pre-commit up to date: $(pre-commit --version)"
 else
-	command -v apt-get >/dev/null 2>&1 || die "pre-commit is missing and apt-get is not available; install pre-commit"
-	sudo=()
-	if [[ $(id -u) -ne 0 ]]; then
-		command -v sudo >/dev/null 2>&1 || die "installing pre-commit needs root (run as root or install sudo)"
-		sudo=(sudo)
-	fi
-	log "installing Debian's pre-commit package ..."
-	export DEBIAN_FRONTEND=noninteractive
-	if ! "${sudo[@]}" apt-get install -y --no-install-recommends pre-commit >&2; then
-		"${sudo[@]}" apt-get update >&2 || die "apt-get update failed"
-		"${sudo[@]}" apt-get install -y --no-install-recommends pre-commit >&2 || die "apt-get install pre-commit failed"
-	fi
+	apt_install pre-commit "install pre-commit"
 	command -v pre-commit >/dev/null 2>&1 || die "pre-commit was installed but is not on PATH"
 fi
 

@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/winkube/winkube/internal/cluster"
@@ -58,12 +57,8 @@ func TestAPIServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	disc, err := discovery.NewDiscoveryClientForConfig(cp.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Run("fixtures", func(t *testing.T) { testFixturesOnAPIServer(t, dyn, ns) })
-	t.Run("shape", func(t *testing.T) { testShapeOnAPIServer(t, dyn, disc, ns) })
+	t.Run("shape", func(t *testing.T) { testShapeOnAPIServer(t, dyn, cp.Client.Discovery(), ns) })
 	t.Run("windowsOptions", func(t *testing.T) { testWindowsOptionsOnAPIServer(t, dyn, ns) })
 }
 

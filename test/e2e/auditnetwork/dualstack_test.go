@@ -1,9 +1,7 @@
 package auditnetwork
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
@@ -14,7 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/winkube/winkube/internal/cli"
 	"github.com/winkube/winkube/test/controlplane"
 )
 
@@ -80,19 +77,9 @@ func TestAuditDualStackServices(t *testing.T) {
 	}
 	svc("web-dual", "web", &require)
 
-	var out, errb bytes.Buffer
-	code := cli.Run(ctx, []string{"audit", "--kubeconfig", cp.KubeconfigPath, "-o", "json", "--no-simulation"}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
-	var rep struct {
-		Findings []struct {
-			Rule, Message string
-			Object        struct{ Name string }
-		}
-	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("audit output is not JSON (exit %d): %v\n%s\nstderr: %s", code, err, out.String(), errb.String())
-	}
+	findings, stderr := audit(ctx, t, cp)
 	var got []string
-	for _, f := range rep.Findings {
+	for _, f := range findings {
 		if f.Rule != "windows-service-dual-stack" && f.Rule != "windows-service-ipv6-single-stack" {
 			continue
 		}
@@ -104,6 +91,6 @@ func TestAuditDualStackServices(t *testing.T) {
 	sort.Strings(got)
 	want := []string{"windows-service-dual-stack api-prefer", "windows-service-dual-stack api-require", "windows-service-ipv6-single-stack api-v6"}
 	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("findings (-want +got):\n%s\nstderr: %s", d, errb.String())
+		t.Errorf("findings (-want +got):\n%s\nstderr: %s", d, stderr)
 	}
 }

@@ -32,6 +32,25 @@ func node(name, os, pool string, annotations map[string]string) *corev1.Node {
 	return n
 }
 
+// finding is a finding of winkube audit -o json.
+type finding struct {
+	Rule, Message string
+	Object        struct{ Name string }
+}
+
+// audit runs winkube audit -o json against the control plane and returns
+// its findings and standard error.
+func audit(ctx context.Context, t *testing.T, cp *controlplane.ControlPlane) ([]finding, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := cli.Run(ctx, []string{"audit", "--kubeconfig", cp.KubeconfigPath, "-o", "json", "--no-simulation"}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	var rep struct{ Findings []finding }
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("audit output is not JSON (exit %d): %v\n%s\nstderr: %s", code, err, out.String(), errb.String())
+	}
+	return rep.Findings, errb.String()
+}
+
 // TestAuditReadsPoolCNI: a pool whose nodes carry flannel's annotations
 // does not enforce NetworkPolicy, so a policy over Windows pods is
 // reported naming it; a pool running Calico's Windows DaemonSet is not
@@ -92,24 +111,15 @@ func TestAuditReadsPoolCNI(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var out, errb bytes.Buffer
-	code := cli.Run(ctx, []string{"audit", "--kubeconfig", cp.KubeconfigPath, "-o", "json", "--no-simulation"}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
-	var rep struct {
-		Findings []struct {
-			Rule, Message string
-		}
-	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("audit output is not JSON (exit %d): %v\n%s\nstderr: %s", code, err, out.String(), errb.String())
-	}
+	findings, stderr := audit(ctx, t, cp)
 	var got []string
-	for _, f := range rep.Findings {
+	for _, f := range findings {
 		if f.Rule == "windows-network-policy-not-enforced" {
 			got = append(got, f.Message)
 		}
 	}
 	if len(got) != 1 {
-		t.Fatalf("windows-network-policy-not-enforced findings %q, want one\nstderr: %s", got, errb.String())
+		t.Fatalf("windows-network-policy-not-enforced findings %q, want one\nstderr: %s", got, stderr)
 	}
 	if !strings.Contains(got[0], `pool "winflan" (cni flannel) does not enforce NetworkPolicy`) {
 		t.Errorf("finding %q does not name the flannel pool", got[0])

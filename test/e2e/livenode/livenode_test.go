@@ -103,10 +103,7 @@ var wantLogs = map[string][]string{
 // only deploy/audit-rbac.yaml, reads every kubelet directly; each
 // kubelet authorizes it per subresource with a SubjectAccessReview.
 func TestAuditDirectUnderShippedRole(t *testing.T) {
-	kc, err := kubeconfigFor(t.Context(), t.TempDir(), "winkube-audit")
-	if err != nil {
-		t.Fatal(err)
-	}
+	kc := kubeconfigFor(t, t.TempDir(), "winkube-audit")
 	start := time.Now()
 	rep, stderr := audit(t, "--kubeconfig", kc, "--node-reads=direct", "--kubelet-ca", caFile)
 	t.Logf("audit with a hung kubelet took %s", time.Since(start).Round(time.Millisecond))
@@ -149,10 +146,7 @@ func TestAuditDirectUnderShippedRole(t *testing.T) {
 // not read the kubelets gets, from each kubelet's SubjectAccessReview, a
 // finding naming the permission; the rest of the audit runs.
 func TestAuditDirectWithoutPermission(t *testing.T) {
-	kc, err := kubeconfigFor(t.Context(), t.TempDir(), "nodes-only")
-	if err != nil {
-		t.Fatal(err)
-	}
+	kc := kubeconfigFor(t, t.TempDir(), "nodes-only")
 	// The subject may not list pods or workloads either: the audit says so
 	// and exits 2, after reporting what it could read.
 	rep, _ := auditExit(t, 2, "--kubeconfig", kc, "--node-reads=direct", "--kubelet-ca", caFile)
@@ -177,10 +171,7 @@ func TestAuditDirectWithoutPermission(t *testing.T) {
 // alone is refused by the API server, and the finding names nodes/proxy.
 func TestAuditThroughNodeProxy(t *testing.T) {
 	dir := t.TempDir()
-	proxyUser, err := kubeconfigFor(t.Context(), dir, "proxy-user")
-	if err != nil {
-		t.Fatal(err)
-	}
+	proxyUser := kubeconfigFor(t, dir, "proxy-user")
 	rep, stderr := audit(t, "--kubeconfig", proxyUser, "--node-reads=proxy")
 	got := byNode(rep, liveRules...)
 	if diff := cmp.Diff(wantDirect, got); diff != "" {
@@ -193,10 +184,7 @@ func TestAuditThroughNodeProxy(t *testing.T) {
 		t.Errorf("stderr does not name the proxy path: %q", stderr)
 	}
 
-	shipped, err := kubeconfigFor(t.Context(), dir, "winkube-audit")
-	if err != nil {
-		t.Fatal(err)
-	}
+	shipped := kubeconfigFor(t, dir, "winkube-audit")
 	rep, _ = audit(t, "--kubeconfig", shipped, "--node-reads=proxy")
 	denied := 0
 	for _, f := range rep.Findings {
@@ -232,10 +220,7 @@ type doctorReport struct {
 // quoting the lines with their timestamps, under the shipped role
 // (nodes/log, nodes/stats).
 func TestDoctorNodeCausesFromLogs(t *testing.T) {
-	kc, err := kubeconfigFor(t.Context(), t.TempDir(), "winkube-audit")
-	if err != nil {
-		t.Fatal(err)
-	}
+	kc := kubeconfigFor(t, t.TempDir(), "winkube-audit")
 	code, out, stderr := winkube(t, "doctor", "-A", "-o", "json", "--no-simulation", "--kubeconfig", kc, "--node-reads=direct", "--kubelet-ca", caFile)
 	var rep doctorReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -275,10 +260,7 @@ func TestDoctorNodeCausesFromLogs(t *testing.T) {
 // nodeconfig validate and the node rules.
 func TestAuditConfigAppliesToLiveChecks(t *testing.T) {
 	dir := t.TempDir()
-	kc, err := kubeconfigFor(t.Context(), dir, "winkube-audit")
-	if err != nil {
-		t.Fatal(err)
-	}
+	kc := kubeconfigFor(t, dir, "winkube-audit")
 	cfg := filepath.Join(dir, ".winkube.yaml")
 	body := "apiVersion: winkube.io/v1alpha1\nkind: Config\nrules:\n" +
 		"  disable: [kubelet-cgroups-per-qos, node-log-source-vip-problem]\n" +

@@ -3,6 +3,7 @@ package livenode
 import (
 	"context"
 	"path/filepath"
+	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -54,10 +55,13 @@ func applyRBAC(ctx context.Context) error {
 	return nil
 }
 
-// kubeconfigFor writes a kubeconfig that authenticates as the
-// ServiceAccount with a TokenRequest token.
-func kubeconfigFor(ctx context.Context, dir, sa string) (string, error) {
+// kubeconfigFor writes a kubeconfig into dir that authenticates as the
+// ServiceAccount with a TokenRequest token, and returns its path.
+func kubeconfigFor(t *testing.T, dir, sa string) string {
+	t.Helper()
 	path := filepath.Join(dir, sa+".kubeconfig")
-	_, err := cp.ServiceAccountKubeconfig(ctx, auditNS, sa, path)
-	return path, err
+	if _, err := cp.ServiceAccountKubeconfig(t.Context(), auditNS, sa, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

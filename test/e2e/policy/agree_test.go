@@ -9,7 +9,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/policy"
 	"github.com/winkube/winkube/internal/rule"
@@ -68,18 +67,6 @@ func outOfScope(o *manifest.Object) string {
 		}
 	}
 	return ""
-}
-
-// lintFindings are lint's unsuppressed findings of the covered rules.
-func lintFindings(s sample, rs []*rule.Rule, m winsupport.Model) []rule.Finding {
-	res := engine.Check([]*manifest.Object{s.obj}, engine.Options{Rules: rs, Cluster: testClusters[s.cluster](), Model: m})
-	var out []rule.Finding
-	for _, f := range res.Findings {
-		if !f.Suppressed {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 func ids(fs []rule.Finding, keep func(rule.Finding) bool) []string {
@@ -180,7 +167,7 @@ func TestValidatingPoliciesAgreeWithLint(t *testing.T) {
 		if denied != "" {
 			problems = append(problems, "denied in warn mode: "+denied)
 		}
-		fs := lintFindings(smp, coveredRules(m), m)
+		fs := lintOf(smp.obj, coveredRules(m), testClusters[smp.cluster](), m)
 		want := ids(fs, nil)
 		if why := outOfScope(smp.obj); why != "" {
 			outside++

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -135,8 +134,5 @@ func createParams(t *testing.T, s *server, c *cluster.Cluster) *corev1.ConfigMap
 // checkCluster runs `winkube policy export --check-cluster` against the
 // server: exit code, stdout, stderr.
 func checkCluster(t *testing.T, s *server, args ...string) (int, string, string) {
-	var out, errOut bytes.Buffer
-	args = append([]string{"policy", "export", "--check-cluster", "--kubeconfig", s.cp.KubeconfigPath}, args...)
-	code := cli.Run(t.Context(), args, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
-	return code, out.String(), errOut.String()
+	return winkube(t, append([]string{"policy", "export", "--check-cluster", "--kubeconfig", s.cp.KubeconfigPath}, args...)...)
 }

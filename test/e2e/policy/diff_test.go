@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +16,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/winkube/winkube/internal/cluster"
@@ -62,11 +60,7 @@ func TestPoliciesDecideAsLint(t *testing.T) {
 		}
 		clusters["profile-"+name] = c
 	}
-	names := make([]string, 0, len(clusters))
-	for n := range clusters {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(clusters))
 
 	samples := fixtureSamplesAnyCluster(t)
 	samples = append(samples, corpusSamples(t)...)
@@ -76,90 +70,51 @@ func TestPoliciesDecideAsLint(t *testing.T) {
 	s := startServer(t)
 	const set = "winkube-diff"
 	installSet(t, s, set, policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce})
-	for _, n := range names {
-		s.namespace(t, nsName(set, n), map[string]string{policiesLabel: set}, clusters[n], m)
-	}
-	// The policies are active once the reference profile's namespace
-	// denies the canary; each other namespace once its params are read
-	// (until then, parameterNotFoundAction Deny answers).
-	canary := mustObject(t, windowsCanary)
-	s.waitActive(t, nsName(set, "profile-reference"), canary, func(o outcome) bool {
-		_, d, _ := policyRules(o, set)
-		return d != ""
-	})
 	covered := coveredRules(m)
-	for _, n := range names {
-		fs := lintOf(canary, covered, clusters[n], m)
-		s.waitActive(t, nsName(set, n), canary, func(o outcome) bool {
-			// An answer that agrees with lint, and shows the policies
-			// ran when lint has findings.
-			return judge(o, set, fs, false).problem == "" && (len(fs) == 0 || o.err != nil || len(o.warnings) > 0)
-		})
-	}
+	s.activate(t, set, names, clusters, covered, m)
 
 	reproDir, err := os.MkdirTemp("", "winkube-policydiff-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var (
-		mu                         sync.Mutex
 		pairs, rejected, outside   int
 		denials, warned, disagreed int
 		reported                   int
 		fired                      = map[string]int{} // pairs in scope on which lint reports each rule
 	)
-	jobs := make(chan sample)
-	var wg sync.WaitGroup
 	start := time.Now()
-	for range *diffWorkers {
-		rq := s.requester(t)
-		wg.Go(func() {
-			for smp := range jobs {
-				for _, n := range names {
-					c := clusters[n]
-					fs := lintOf(smp.obj, covered, c, m)
-					o := rq.dryRun(t.Context(), nsName(set, n), smp.obj)
-					d := judge(o, set, fs, outOfScope(smp.obj) != "")
-					mu.Lock()
-					pairs++
-					switch {
-					case d.rejected:
-						rejected++
-					case d.problem != "":
-						disagreed++
-						if reported < 25 {
-							reported++
-							file := writeRepro(reproDir, disagreed, smp, n, c, fs, o, d.problem)
-							t.Errorf("%s under %s: %s\n  reproducer: %s", smp.name, n, d.problem, file)
-						}
-					}
-					if d.outside {
-						outside++
-					} else if !d.rejected {
-						seen := map[string]bool{}
-						for _, f := range fs {
-							if !seen[f.Rule] {
-								seen[f.Rule] = true
-								fired[f.Rule]++
-							}
-						}
-					}
-					if d.denied {
-						denials++
-					}
-					if d.warned {
-						warned++
-					}
-					mu.Unlock()
+	s.judgeAll(t, set, samples, names, clusters, covered, m, *diffWorkers, func(p pair) {
+		pairs++
+		switch {
+		case p.d.rejected:
+			rejected++
+		case p.d.problem != "":
+			disagreed++
+			if reported < 25 {
+				reported++
+				file := writeRepro(reproDir, disagreed, p.smp, p.cluster, clusters[p.cluster], p.fs, p.o, p.d.problem)
+				t.Errorf("%s under %s: %s\n  reproducer: %s", p.smp.name, p.cluster, p.d.problem, file)
+			}
+		}
+		if p.d.outside {
+			outside++
+		} else if !p.d.rejected {
+			seen := map[string]bool{}
+			for _, f := range p.fs {
+				if !seen[f.Rule] {
+					seen[f.Rule] = true
+					fired[f.Rule]++
 				}
 			}
-		})
-	}
-	for _, smp := range samples {
-		jobs <- smp
-	}
-	close(jobs)
-	wg.Wait()
+		}
+		if p.d.denied {
+			denials++
+		}
+		if p.d.warned {
+			warned++
+		}
+	})
 	t.Logf("%d object × cluster pairs (%d objects × %d clusters: %s) in %s; %d denied, %d with warnings; %d rejected by the API server's own validation before admission; %d out of the policies' scope; %d disagreements",
 		pairs, len(samples), len(names), strings.Join(names, ", "), time.Since(start).Round(time.Second), denials, warned, rejected, outside, disagreed)
 	var perRule []string
@@ -180,26 +135,6 @@ func TestPoliciesDecideAsLint(t *testing.T) {
 	}
 }
 
-// fixtureSamplesAnyCluster are the rule fixtures' workloads, including
-// those whose header names the assumed cluster: the differential test
-// judges every object under every cluster, not only its header's.
-func fixtureSamplesAnyCluster(t *testing.T) []sample {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(root, "internal/rules/testdata/*/*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no rule fixtures under %s/internal/rules/testdata: %v", root, err)
-	}
-	var out []sample
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, workloads(t, strings.TrimPrefix(f, root+"/"), data, "", "")...)
-	}
-	return out
-}
-
 // lintOf is lint's unsuppressed findings of the rules under the cluster.
 func lintOf(obj *manifest.Object, rs []*rule.Rule, c *cluster.Cluster, m winsupport.Model) []rule.Finding {
 	res := engine.Check([]*manifest.Object{obj}, engine.Options{Rules: rs, Cluster: c, Model: m})
@@ -210,6 +145,66 @@ func lintOf(obj *manifest.Object, rs []*rule.Rule, c *cluster.Cluster, m winsupp
 		}
 	}
 	return out
+}
+
+// activate creates a namespace of the policy set for each cluster, with
+// its params, and waits until the policies there decide the canary as
+// lint does: until its params are read, parameterNotFoundAction Deny
+// answers, and the API server compiles each policy on its own.
+func (s *server) activate(t *testing.T, set string, names []string, clusters map[string]*cluster.Cluster, covered []*rule.Rule, m winsupport.Model) {
+	t.Helper()
+	for _, n := range names {
+		s.namespace(t, nsName(set, n), map[string]string{policiesLabel: set}, clusters[n], m)
+	}
+	canary := mustObject(t, windowsCanary)
+	for _, n := range names {
+		fs := lintOf(canary, covered, clusters[n], m)
+		s.waitActive(t, nsName(set, n), canary, func(o outcome) bool {
+			// An answer that agrees with lint, and shows the policies
+			// ran when lint has findings.
+			return judge(o, set, fs, false).problem == "" && (len(fs) == 0 || o.err != nil || len(o.warnings) > 0)
+		})
+	}
+}
+
+// pair is one sample created under one cluster's namespace: lint's
+// findings, the API server's answer and their comparison.
+type pair struct {
+	smp     sample
+	cluster string
+	fs      []rule.Finding
+	o       outcome
+	d       verdict
+}
+
+// judgeAll creates every sample under every cluster's namespace of the
+// set (dryRun=All, workers requests at a time), judges each answer
+// against lint and hands the pair to record, one call at a time.
+func (s *server) judgeAll(t *testing.T, set string, samples []sample, names []string, clusters map[string]*cluster.Cluster, covered []*rule.Rule, m winsupport.Model, workers int, record func(pair)) {
+	t.Helper()
+	var mu sync.Mutex
+	jobs := make(chan sample)
+	var wg sync.WaitGroup
+	for range workers {
+		rq := s.requester(t)
+		wg.Go(func() {
+			for smp := range jobs {
+				for _, n := range names {
+					fs := lintOf(smp.obj, covered, clusters[n], m)
+					o := rq.dryRun(t.Context(), nsName(set, n), smp.obj)
+					d := judge(o, set, fs, outOfScope(smp.obj) != "")
+					mu.Lock()
+					record(pair{smp: smp, cluster: n, fs: fs, o: o, d: d})
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for _, smp := range samples {
+		jobs <- smp
+	}
+	close(jobs)
+	wg.Wait()
 }
 
 // verdict is one pair's comparison.
@@ -355,13 +350,7 @@ func (r *requester) HandleWarningHeader(_ int, _ string, text string) { r.warn =
 func (s *server) requester(t testing.TB) *requester {
 	t.Helper()
 	r := &requester{}
-	cfg := rest.CopyConfig(s.cp.Config)
-	cfg.WarningHandler = r
-	cfg.QPS, cfg.Burst = 1000, 2000
-	var err error
-	if r.dyn, err = dynamic.NewForConfig(cfg); err != nil {
-		t.Fatal(err)
-	}
+	r.dyn = s.dynamicClient(t, r)
 	return r
 }
 

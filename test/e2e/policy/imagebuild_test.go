@@ -1,18 +1,16 @@
 package policy
 
 import (
-	"bytes"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
-	"github.com/winkube/winkube/internal/cli"
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
@@ -51,10 +49,7 @@ spec:
 // create of a Deployment with an ltsc2019 image. Lint reports the error;
 // the API server must deny it in lint's words.
 func TestImageBuildMismatchDenied(t *testing.T) {
-	var out, errOut bytes.Buffer
-	if code := cli.Run(t.Context(), []string{"policy", "export", "--cluster", "reference"}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut}); code != cli.ExitClean {
-		t.Fatalf("winkube policy export exited %d: %s", code, errOut.String())
-	}
+	export := exportAsAUser(t, "reference")
 	c, err := cluster.Named("reference")
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +70,7 @@ func TestImageBuildMismatchDenied(t *testing.T) {
 		t.Fatalf("lint no longer reports image-build-mismatch for an ltsc2019 image on --cluster reference: %+v", res.Findings)
 	}
 	s := startServer(t)
-	s.applyAll(t, out.Bytes())
+	s.applyAll(t, export)
 	s.waitActive(t, "default", mustObject(t, windowsCanary), func(o outcome) bool {
 		_, d, _ := policyRules(o, "winkube")
 		return d != ""
@@ -192,74 +187,39 @@ type ruleCount struct{ linted, reported int }
 func decideAsLint(t *testing.T, set string, samples []sample, clusters map[string]*cluster.Cluster, of ...*rule.Rule) map[string]ruleCount {
 	t.Helper()
 	m := winsupport.Default()
-	names := make([]string, 0, len(clusters))
-	for n := range clusters {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(clusters))
 	s := startServer(t)
 	installSet(t, s, set, policy.Options{Rules: rules.Suite(), Model: m, Mode: policy.Enforce})
 	covered := coveredRules(m)
-	canary := mustObject(t, windowsCanary)
-	for _, n := range names {
-		s.namespace(t, nsName(set, n), map[string]string{policiesLabel: set}, clusters[n], m)
-	}
-	for _, n := range names {
-		fs := lintOf(canary, covered, clusters[n], m)
-		s.waitActive(t, nsName(set, n), canary, func(o outcome) bool {
-			return judge(o, set, fs, false).problem == "" && (len(fs) == 0 || o.err != nil || len(o.warnings) > 0)
-		})
-	}
-	var (
-		mu                        sync.Mutex
-		pairs, rejected, disagree int
-	)
+	s.activate(t, set, names, clusters, covered, m)
+	var pairs, rejected, disagree int
 	counts := map[string]ruleCount{}
-	jobs := make(chan sample)
-	var wg sync.WaitGroup
-	for range 4 {
-		rq := s.requester(t)
-		wg.Go(func() {
-			for smp := range jobs {
-				for _, n := range names {
-					fs := lintOf(smp.obj, covered, clusters[n], m)
-					o := rq.dryRun(t.Context(), nsName(set, n), smp.obj)
-					d := judge(o, set, fs, outOfScope(smp.obj) != "")
-					warned, denied, _ := policyRules(o, set)
-					mu.Lock()
-					pairs++
-					if d.rejected {
-						rejected++
+	s.judgeAll(t, set, samples, names, clusters, covered, m, 4, func(p pair) {
+		warned, denied, _ := policyRules(p.o, set)
+		pairs++
+		if p.d.rejected {
+			rejected++
+		}
+		for _, r := range of {
+			c := counts[r.ID]
+			for _, f := range p.fs {
+				if f.Rule == r.ID {
+					c.linted++
+					if (f.Severity == rule.Error && denied == r.ID) || (f.Severity == rule.Warning && warned[r.ID]) {
+						c.reported++
 					}
-					for _, r := range of {
-						c := counts[r.ID]
-						for _, f := range fs {
-							if f.Rule == r.ID {
-								c.linted++
-								if (f.Severity == rule.Error && denied == r.ID) || (f.Severity == rule.Warning && warned[r.ID]) {
-									c.reported++
-								}
-								break
-							}
-						}
-						counts[r.ID] = c
-					}
-					if d.problem != "" {
-						disagree++
-						if disagree <= 20 {
-							t.Errorf("%s under %s: %s", smp.name, n, d.problem)
-						}
-					}
-					mu.Unlock()
+					break
 				}
 			}
-		})
-	}
-	for _, smp := range samples {
-		jobs <- smp
-	}
-	close(jobs)
-	wg.Wait()
+			counts[r.ID] = c
+		}
+		if p.d.problem != "" {
+			disagree++
+			if disagree <= 20 {
+				t.Errorf("%s under %s: %s", p.smp.name, p.cluster, p.d.problem)
+			}
+		}
+	})
 	t.Logf("%d pairs (%d objects × %d clusters), %d refused by the API server's own validation; %d disagreements; lint and policies per rule: %+v", pairs, len(samples), len(names), rejected, disagree, counts)
 	return counts
 }

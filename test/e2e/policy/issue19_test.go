@@ -1,21 +1,13 @@
 package policy
 
 import (
-	"bytes"
-	"errors"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
-	"github.com/winkube/winkube/internal/cli"
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/manifest"
@@ -53,12 +45,9 @@ spec:
 // ran: the Deployment was admitted with no warning at all.)
 func TestExportAsAUserRunsIt(t *testing.T) {
 	clusterFile := filepath.Join(root, "examples/cluster.yaml")
-	var out, errOut bytes.Buffer
-	if code := cli.Run(t.Context(), []string{"policy", "export", "--cluster", clusterFile}, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut}); code != cli.ExitClean {
-		t.Fatalf("winkube policy export exited %d: %s", code, errOut.String())
-	}
+	export := exportAsAUser(t, clusterFile)
 	s := startServer(t)
-	s.applyAll(t, out.Bytes())
+	s.applyAll(t, export)
 
 	c, err := cluster.Load(clusterFile)
 	if err != nil {
@@ -126,35 +115,4 @@ func sortedStrings(ss []string) []string {
 		set[s] = true
 	}
 	return sortedKeys(set)
-}
-
-// applyAll creates every object of an export as kubectl apply would,
-// the params ConfigMap in its namespace included.
-func (s *server) applyAll(t testing.TB, y []byte) {
-	t.Helper()
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(y), 4096)
-	for {
-		var u unstructured.Unstructured
-		if err := dec.Decode(&u.Object); err != nil {
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			t.Fatalf("decoding the export: %v", err)
-		}
-		if len(u.Object) == 0 {
-			continue
-		}
-		var err error
-		if u.GetKind() == "ConfigMap" {
-			var cm corev1.ConfigMap
-			if err = runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &cm); err == nil {
-				_, err = s.kube.CoreV1().ConfigMaps(cm.Namespace).Create(t.Context(), &cm, metav1.CreateOptions{})
-			}
-		} else {
-			err = s.create(t, &u)
-		}
-		if err != nil {
-			t.Fatalf("the API server refuses the exported %s %s: %v", u.GetKind(), u.GetName(), err)
-		}
-	}
 }

@@ -3,10 +3,8 @@ package policy
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,25 +77,14 @@ func TestKyvernoPoliciesMatchTheirSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(y), 4096)
 		kinds := map[string]int{}
-		for {
-			var u unstructured.Unstructured
-			if err := dec.Decode(&u.Object); err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				t.Fatal(err)
-			}
-			if len(u.Object) == 0 {
-				continue
-			}
+		for _, u := range exported(t, y) {
 			gvk := u.GroupVersionKind()
 			gvr := schema.GroupVersionResource{Group: gvk.Group, Version: gvk.Version, Resource: map[string]string{"ClusterPolicy": "clusterpolicies", "MutatingPolicy": "mutatingpolicies"}[gvk.Kind]}
 			if gvr.Resource == "" {
 				t.Fatalf("unexpected %s in the kyverno export", gvk)
 			}
-			if _, err := s.dyn.Resource(gvr).Create(t.Context(), &u, metav1.CreateOptions{FieldValidation: "Strict"}); err != nil {
+			if _, err := s.dyn.Resource(gvr).Create(t.Context(), u, metav1.CreateOptions{FieldValidation: "Strict"}); err != nil {
 				t.Errorf("mode %s: the Kyverno %s schema refuses %s: %v", mode, gvk.Kind, u.GetName(), err)
 			}
 			kinds[gvk.Kind]++

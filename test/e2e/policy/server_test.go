@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/winkube/winkube/internal/cli"
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/manifest"
 	"github.com/winkube/winkube/internal/policy"
@@ -52,33 +53,93 @@ func startServer(t testing.TB) *server {
 	t.Helper()
 	cp := controlplane.StartT(t, controlplane.Options{NoScheduler: true})
 	s := &server{cp: cp, kube: cp.Client}
-	cfg := rest.CopyConfig(cp.Config)
-	cfg.WarningHandler = s
+	s.dyn = s.dynamicClient(t, s)
+	return s
+}
+
+// dynamicClient is a dynamic client of the server that hands the
+// warnings of its requests to h.
+func (s *server) dynamicClient(t testing.TB, h rest.WarningHandler) dynamic.Interface {
+	t.Helper()
+	cfg := rest.CopyConfig(s.cp.Config)
+	cfg.WarningHandler = h
 	cfg.QPS, cfg.Burst = 1000, 2000
-	var err error
-	if s.dyn, err = dynamic.NewForConfig(cfg); err != nil {
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return dyn
+}
+
+// exported decodes a multi-document YAML stream, an export, into its
+// objects.
+func exported(t testing.TB, y []byte) []*unstructured.Unstructured {
+	t.Helper()
+	var out []*unstructured.Unstructured
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(y), 4096)
+	for {
+		var u unstructured.Unstructured
+		if err := dec.Decode(&u.Object); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out
+			}
+			t.Fatalf("decoding the export: %v", err)
+		}
+		if len(u.Object) != 0 {
+			out = append(out, &u)
+		}
+	}
 }
 
 // apply creates every object of a multi-document YAML stream except the
 // params ConfigMap, which each test namespace gets its own of.
 func (s *server) apply(t testing.TB, y []byte) {
 	t.Helper()
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(y), 4096)
-	for {
-		var u unstructured.Unstructured
-		if err := dec.Decode(&u.Object); err != nil {
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			t.Fatalf("decoding the exported policies: %v", err)
-		}
-		if len(u.Object) == 0 || u.GetKind() == "ConfigMap" {
+	for _, u := range exported(t, y) {
+		if u.GetKind() == "ConfigMap" {
 			continue
 		}
-		if err := s.create(t, &u); err != nil {
+		if err := s.create(t, u); err != nil {
+			t.Fatalf("the API server refuses the exported %s %s: %v", u.GetKind(), u.GetName(), err)
+		}
+	}
+}
+
+// winkube runs the command line in-process and returns its exit code,
+// standard output and standard error.
+func winkube(t testing.TB, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := cli.Run(t.Context(), args, cli.Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+// exportAsAUser is `winkube policy export --cluster <cluster>` with every
+// other flag at its default, as a user pipes it into kubectl apply.
+func exportAsAUser(t testing.TB, clusterFlag string) []byte {
+	t.Helper()
+	code, out, errOut := winkube(t, "policy", "export", "--cluster", clusterFlag)
+	if code != cli.ExitClean {
+		t.Fatalf("winkube policy export exited %d: %s", code, errOut)
+	}
+	return []byte(out)
+}
+
+// applyAll creates every object of an export as kubectl apply would,
+// the params ConfigMap in its namespace included.
+func (s *server) applyAll(t testing.TB, y []byte) {
+	t.Helper()
+	for _, u := range exported(t, y) {
+		var err error
+		if u.GetKind() == "ConfigMap" {
+			var cm corev1.ConfigMap
+			if err = runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &cm); err == nil {
+				_, err = s.kube.CoreV1().ConfigMaps(cm.Namespace).Create(t.Context(), &cm, metav1.CreateOptions{})
+			}
+		} else {
+			err = s.create(t, u)
+		}
+		if err != nil {
 			t.Fatalf("the API server refuses the exported %s %s: %v", u.GetKind(), u.GetName(), err)
 		}
 	}
