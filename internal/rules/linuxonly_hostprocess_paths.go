@@ -4,12 +4,8 @@ import (
 	"fmt"
 	"regexp"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
-
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/svcname"
-	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // HostProcessRootPathMsg is hostprocess-root-relative-command's message:
@@ -45,52 +41,23 @@ var HostProcessRootRelativeCommand = &rule.Rule{
 		if !windowsBound(p) || !p.Target.HostProcess {
 			return
 		}
-		winsupport.VisitContainers(p.Workload.Spec, p.Workload.SpecPath, func(c *corev1.Container, cp *field.Path) {
-			for _, e := range hostProcessExecutables(c, cp) {
-				if !rootRelative.MatchString(e.value) || (e.command && p.Model.LinuxShell(e.value)) {
-					continue
-				}
-				p.Report(rule.Finding{Path: rule.Path(e.path),
-					Message: fmt.Sprintf(HostProcessRootPathMsg, e.where, e.value),
-					Hint:    "drop the leading slash (the image's root is on PATH) or start the path with the sandbox mount point variable"})
+		// The executable is the first item of the container's command (not
+		// of args alone, which the image's entrypoint runs), of an exec
+		// probe's or of an exec hook's.
+		visitCommands(p.Workload.Spec, p.Workload.SpecPath, func(l commandLine) {
+			if l.args || len(l.argv) == 0 {
+				return
 			}
+			exe, where := l.argv[0], l.where
+			if l.own {
+				where = fmt.Sprintf(svcname.WhereCommand, l.where)
+			}
+			if !rootRelative.MatchString(exe) || (l.own && p.Model.LinuxShell(exe)) {
+				return
+			}
+			p.Report(rule.Finding{Path: rule.Path(l.path.Index(0)),
+				Message: fmt.Sprintf(HostProcessRootPathMsg, where, exe),
+				Hint:    "drop the leading slash (the image's root is on PATH) or start the path with the sandbox mount point variable"})
 		})
 	},
-}
-
-// executable is the first item of one of a container's command lists.
-type executable struct {
-	path    *field.Path
-	where   string
-	value   string
-	command bool // the container's own command, not a probe's or hook's
-}
-
-// hostProcessExecutables lists the executables of the container's
-// command, exec probes and exec hooks, in svcname.Visit's order.
-func hostProcessExecutables(c *corev1.Container, cp *field.Path) []executable {
-	in := fmt.Sprintf(svcname.WhereContainer, c.Name)
-	var out []executable
-	if len(c.Command) > 0 {
-		out = append(out, executable{cp.Child("command").Index(0), fmt.Sprintf(svcname.WhereCommand, in), c.Command[0], true})
-	}
-	for _, pr := range []struct {
-		name  string
-		probe *corev1.Probe
-	}{{"livenessProbe", c.LivenessProbe}, {"readinessProbe", c.ReadinessProbe}, {"startupProbe", c.StartupProbe}} {
-		if pr.probe != nil && pr.probe.Exec != nil && len(pr.probe.Exec.Command) > 0 {
-			out = append(out, executable{cp.Child(pr.name, "exec", "command").Index(0), fmt.Sprintf(svcname.WhereProbe, pr.name, in), pr.probe.Exec.Command[0], false})
-		}
-	}
-	if c.Lifecycle != nil {
-		for _, h := range []struct {
-			name    string
-			handler *corev1.LifecycleHandler
-		}{{"postStart", c.Lifecycle.PostStart}, {"preStop", c.Lifecycle.PreStop}} {
-			if h.handler != nil && h.handler.Exec != nil && len(h.handler.Exec.Command) > 0 {
-				out = append(out, executable{cp.Child("lifecycle", h.name, "exec", "command").Index(0), fmt.Sprintf(svcname.WhereHook, h.name, in), h.handler.Exec.Command[0], false})
-			}
-		}
-	}
-	return out
 }

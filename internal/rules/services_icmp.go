@@ -55,13 +55,13 @@ var WindowsICMPOutbound = &rule.Rule{
 			return
 		}
 		domain := p.Cluster.Domain()
-		visitCommands(p.Workload.Spec, p.Workload.SpecPath, func(path *field.Path, where string, argv []string) {
-			cmd, target, ok := outboundPing(argv, domain)
+		visitCommands(p.Workload.Spec, p.Workload.SpecPath, func(l commandLine) {
+			cmd, target, ok := outboundPing(l.argv, domain)
 			if !ok {
 				return
 			}
-			p.Report(rule.Finding{Path: rule.Path(path),
-				Message: fmt.Sprintf(ICMPOutboundMsg, where, cmd, target, pool.Name, pool.CNI),
+			p.Report(rule.Finding{Path: rule.Path(l.path),
+				Message: fmt.Sprintf(ICMPOutboundMsg, l.where, cmd, target, pool.Name, pool.CNI),
 				Hint:    fmt.Sprintf("check over TCP instead: Test-NetConnection %s -Port <port>, or curl.exe", target)})
 		})
 	},
@@ -78,25 +78,35 @@ func icmpDroppingPool(p *rule.Pass) (cluster.Pool, bool) {
 	return cluster.Pool{}, false
 }
 
-// visitCommands calls fn with each command line of the containers: command
-// and args together, and each exec probe and exec hook, at the path of the
-// list.
-func visitCommands(spec *corev1.PodSpec, specPath *field.Path, fn func(path *field.Path, where string, argv []string)) {
+// commandLine is one command line of a container: its own command and
+// args together, an exec probe's or an exec hook's.
+type commandLine struct {
+	path  *field.Path // the list: command (args when the container has none), or the probe's or hook's exec.command
+	where string      // for messages: svcname.WhereContainer, WhereProbe or WhereHook
+	argv  []string
+	own   bool // the container's own command and args
+	args  bool // own, with no command: the image's entrypoint runs the args
+}
+
+// visitCommands calls fn with each command line of the containers, in
+// svcname.Visit's order: command and args together, then each exec probe
+// and exec hook.
+func visitCommands(spec *corev1.PodSpec, specPath *field.Path, fn func(commandLine)) {
 	winsupport.VisitContainers(spec, specPath, func(c *corev1.Container, cp *field.Path) {
 		in := fmt.Sprintf(svcname.WhereContainer, c.Name)
 		if len(c.Command)+len(c.Args) > 0 {
-			at := cp.Child("command")
+			l := commandLine{path: cp.Child("command"), where: in, argv: append(append([]string(nil), c.Command...), c.Args...), own: true}
 			if len(c.Command) == 0 {
-				at = cp.Child("args")
+				l.path, l.args = cp.Child("args"), true
 			}
-			fn(at, in, append(append([]string(nil), c.Command...), c.Args...))
+			fn(l)
 		}
 		for _, pr := range []struct {
 			name  string
 			probe *corev1.Probe
 		}{{"livenessProbe", c.LivenessProbe}, {"readinessProbe", c.ReadinessProbe}, {"startupProbe", c.StartupProbe}} {
 			if pr.probe != nil && pr.probe.Exec != nil {
-				fn(cp.Child(pr.name, "exec", "command"), fmt.Sprintf(svcname.WhereProbe, pr.name, in), pr.probe.Exec.Command)
+				fn(commandLine{path: cp.Child(pr.name, "exec", "command"), where: fmt.Sprintf(svcname.WhereProbe, pr.name, in), argv: pr.probe.Exec.Command})
 			}
 		}
 		if c.Lifecycle != nil {
@@ -105,7 +115,7 @@ func visitCommands(spec *corev1.PodSpec, specPath *field.Path, fn func(path *fie
 				handler *corev1.LifecycleHandler
 			}{{"postStart", c.Lifecycle.PostStart}, {"preStop", c.Lifecycle.PreStop}} {
 				if h.handler != nil && h.handler.Exec != nil {
-					fn(cp.Child("lifecycle", h.name, "exec", "command"), fmt.Sprintf(svcname.WhereHook, h.name, in), h.handler.Exec.Command)
+					fn(commandLine{path: cp.Child("lifecycle", h.name, "exec", "command"), where: fmt.Sprintf(svcname.WhereHook, h.name, in), argv: h.handler.Exec.Command})
 				}
 			}
 		}
