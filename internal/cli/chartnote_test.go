@@ -65,3 +65,27 @@ func TestSimulateChartWindowsTemplateNotRendered(t *testing.T) {
 		t.Errorf("exit %d, want %d:\n%s", code, ExitClean, stderr)
 	}
 }
+
+// TestImagesChartWindowsTemplateNotRendered: images renders charts too and
+// says which Windows template's images it never saw.
+func TestImagesChartWindowsTemplateNotRendered(t *testing.T) {
+	t.Parallel()
+	chart := filepath.Join("..", "chart", "testdata", "mirror-local-provisioner")
+	_, stderr := runCLI(t.Context(), strings.NewReader(""), nil, "images", "--offline", "--registry-cache", filepath.Join(t.TempDir(), "cache"), chart)
+	want := filepath.Join(chart, "templates", "daemonset_windows.yaml") + ":2:0: warning: Windows template (kubernetes.io/os: windows) renders nothing with these values: its guard enableWindows is false, so winkube checked none of it [windows-template-not-rendered]\n" +
+		"    hint: lint again with --set enableWindows=true to check it\n"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+}
+
+// TestFixChartWithWindowsNote: a chart's note is no input problem for fix:
+// fix refuses the chart as it refuses any, and does not fail on the note.
+func TestFixChartWithWindowsNote(t *testing.T) {
+	t.Parallel()
+	chart := filepath.Join("..", "chart", "testdata", "mirror-secrets-store")
+	code, stderr := runCLI(t.Context(), strings.NewReader(""), nil, "fix", "-q", chart)
+	if !strings.Contains(stderr, "fix does not edit a Helm chart or a kustomization") || strings.Contains(stderr, "renders nothing") || code != ExitError {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}
