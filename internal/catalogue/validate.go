@@ -77,7 +77,7 @@ func runProblems(r *rule.Rule) []error {
 	switch {
 	case r.Family != rule.Lint && n > 0:
 		errs = append(errs, fmt.Errorf("rule %s (%s): Workload, Object and Corpus are for lint rules", r.ID, r.Family))
-	case r.Family == rule.Lint && r != rules.LoadError && n != 1:
+	case r.Family == rule.Lint && !engineReported(r) && n != 1:
 		errs = append(errs, fmt.Errorf("rule %s (lint): exactly one of Workload, Object and Corpus must be set", r.ID))
 	case r.Object != nil && len(r.Kinds) == 0:
 		errs = append(errs, fmt.Errorf("rule %s (lint): an Object rule must list its Kinds", r.ID))
@@ -109,4 +109,10 @@ func needsRun(r *rule.Rule) bool {
 // which to set.
 var familyConst = map[rule.Family]string{
 	rule.Lint: "Lint", rule.FamilyNodeConfig: "FamilyNodeConfig", rule.FamilyAudit: "FamilyAudit", rule.FamilyDoctor: "FamilyDoctor",
+}
+
+// engineReported are the lint rules the engine reports from what reading
+// the input met (a load error, a chart's note), with no run function.
+func engineReported(r *rule.Rule) bool {
+	return r == rules.LoadError || r == rules.WindowsTemplateNotRendered
 }

@@ -44,7 +44,9 @@ func Is(p string) bool {
 
 // Render renders the chart at dir (a folder or a .tgz) with its
 // dependencies from charts/ (nothing is fetched) into one input per
-// rendered template, in the order of their names. Every problem (a bad
+// rendered template, in the order of their names, and a note
+// (ErrWindowsNotRendered) for each template with Windows markers that
+// rendered nothing with these values, which no check saw. Every problem (a bad
 // Chart.yaml, a missing dependency, a template that does not parse or
 // execute) is an error at the file and line it concerns.
 func Render(dir string, opts Options) ([]manifest.Input, []*manifest.Error) {
@@ -98,7 +100,8 @@ func Render(dir string, opts Options) ([]manifest.Input, []*manifest.Error) {
 		m := newLineMap(file, sources[name], out)
 		ins = append(ins, manifest.RenderedInput(file+" (rendered)", []byte(out), m.origin))
 	}
-	return ins, nil
+	vs, _ := top.Table("Values")
+	return ins, windowsNotes(dir, files, sources, vs)
 }
 
 // check is helm install's check of the chart: Chart.yaml's metadata, and

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/winkube/winkube/internal/atomicwrite"
+	"github.com/winkube/winkube/internal/chart"
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/fix"
 	"github.com/winkube/winkube/internal/inputs"
@@ -122,6 +123,9 @@ func (o *fixOptions) run(cmd *cobra.Command, args []string) error {
 		stdin = b
 	}
 	ins, inErrs := o.resolveInputs(&o.scope, args, bytes.NewReader(stdin))
+	// A chart's notes are lint's findings (windows-template-not-rendered),
+	// nothing fix could edit: only the problems stop it.
+	inErrs = slices.DeleteFunc(inErrs, func(e *manifest.Error) bool { return errors.Is(e, chart.ErrWindowsNotRendered) })
 	if len(inErrs) == 0 && inputs.Rendered(ins) {
 		return o.refuseRendered(ctx, ins)
 	}

@@ -114,7 +114,7 @@ func (o *imagesOptions) imageRefs(args []string) ([]string, error) {
 	objs, errs := manifest.ReadAll(ins)
 	failed := false
 	for _, e := range append(inErrs, errs...) {
-		if f, keep, ok := notObject(o.cfg.Settings(), e); ok {
+		if f, keep, ok := inputFinding(o.cfg.Settings(), e); ok {
 			if keep {
 				o.input = append(o.input, f)
 			}

@@ -166,10 +166,18 @@ func (o *simulateOptions) run(cmd *cobra.Command, args []string) error {
 // the run exits 1 (o.inputProblems).
 func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
 	ins, inErrs := o.resolveInputs(&o.scope, args, o.streams.In)
+	failed := false
 	for _, e := range inErrs {
+		if f, report, ok := chartNote(o.cfg.Settings(), e); ok {
+			if report {
+				o.input = append(o.input, f)
+			}
+			continue
+		}
 		fmt.Fprintf(o.streams.Err, "error: %v\n", e)
+		failed = true
 	}
-	if len(inErrs) > 0 {
+	if failed {
 		return nil, exitError{ExitError} // a path that cannot be read is a usage error
 	}
 	objs, errs := manifest.ReadAll(ins)

@@ -209,6 +209,10 @@ func (r *run) document(j job) {
 // place that does. YAML that is not a Kubernetes object is at most a
 // warning.
 func (r *run) loadError(seq int, e *manifest.Error) {
+	if ru, ok := r.noteRule(e); ok {
+		r.note(seq, ru, e)
+		return
+	}
 	if errors.Is(e, manifest.ErrRead) || errors.Is(e, manifest.ErrNotRegular) {
 		r.mu.Lock()
 		r.unread = append(r.unread, e)
@@ -355,5 +359,37 @@ func (r *run) add(seq int, fs []rule.Finding) {
 	for _, f := range fs {
 		r.findings = append(r.findings, seqFinding{seq, f})
 	}
+	r.mu.Unlock()
+}
+
+// A ruleNote is the Class of an input note that a rule of its own reports
+// rather than load-error (chart.ErrWindowsNotRendered): a finding about
+// the input, not a problem reading it.
+type ruleNote interface{ RuleID() string }
+
+// noteRule is the enabled rule a note names; ok with a nil rule when the
+// rule is disabled, not ok when e is no note.
+func (r *run) noteRule(e *manifest.Error) (*rule.Rule, bool) {
+	var n ruleNote
+	if !errors.As(e, &n) {
+		return nil, false
+	}
+	for _, ru := range r.opts.Rules {
+		if ru.ID == n.RuleID() {
+			return ru, true
+		}
+	}
+	return nil, true
+}
+
+// note reports a note as its rule's finding, at its configured severity.
+func (r *run) note(seq int, ru *rule.Rule, e *manifest.Error) {
+	if ru == nil {
+		return
+	}
+	f := rule.Finding{Rule: ru.ID, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
+	f.Severity = ru.SeverityOf(f)
+	r.mu.Lock()
+	r.findings = append(r.findings, seqFinding{seq, f})
 	r.mu.Unlock()
 }

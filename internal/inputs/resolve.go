@@ -28,7 +28,9 @@ type Options struct {
 // kustomizations has them rendered or built and the rest of its
 // manifests read. Render and build failures
 // are errors at the template or kustomization line, like any input
-// problem.
+// problem; a chart's Windows templates that rendered nothing come back as
+// notes among them (chart.ErrWindowsNotRendered), which front-ends report
+// as findings of their rule, not as failures.
 func Resolve(args []string, stdin io.Reader, opts Options) ([]manifest.Input, []*manifest.Error) {
 	var ins []manifest.Input
 	var errs []*manifest.Error

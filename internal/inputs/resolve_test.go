@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -131,5 +132,37 @@ func TestProjectChartLintsClean(t *testing.T) {
 	}
 	if res.Objects < 6 || len(res.Findings) > 0 {
 		t.Errorf("%d objects, findings %v; want the chart's objects and no finding", res.Objects, res.Findings)
+	}
+}
+
+// TestLintChartWindowsTemplateNotRendered: lint through Resolve, as every
+// front-end reads a chart: the Windows template its defaults leave out is
+// a finding of windows-template-not-rendered at its guard, and with the
+// value on its objects are checked instead.
+func TestLintChartWindowsTemplateNotRendered(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "chart", "testdata", "mirror-newrelic")
+	tmpl := filepath.Join(dir, "templates", "kubelet", "daemonset-windows.yaml")
+	for _, tt := range []struct {
+		set  []string
+		want []string
+	}{
+		{nil, []string{"windows-template-not-rendered " + tmpl + ":1"}},
+		{[]string{"enableWindows=true"}, []string{"windows-build-unsupported " + tmpl + ":26"}},
+	} {
+		ins, errs := Resolve([]string{dir}, nil, Options{Chart: chart.Options{Set: tt.set}})
+		res, err := engine.RunResolved(context.Background(), ins, errs, lintOpts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range res.Findings {
+			if f.Rule == "windows-template-not-rendered" || f.Rule == "windows-build-unsupported" {
+				got = append(got, fmt.Sprintf("%s %s:%d", f.Rule, f.File, f.Line))
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("--set %v: findings (-want +got):\n%s", tt.set, diff)
+		}
 	}
 }

@@ -70,7 +70,8 @@ func exporterOf(r *rule.Rule) (exporter, bool) {
 
 // notExportable says, for every rule of the suite without CEL, why.
 var notExportable = map[*rule.Rule]string{
-	rules.LoadError: "reports input that could not be read; the API server decodes requests itself",
+	rules.LoadError:                  "reports input that could not be read; the API server decodes requests itself",
+	rules.WindowsTemplateNotRendered: "reports a chart template that rendered nothing with the values linted; an admission request holds an object, never a chart",
 
 	rules.UnknownField:        "admission sees the decoded object, in which unknown fields are already dropped (or refused by strict field validation)",
 	rules.RemovedAPIVersion:   "the API server refuses a version it no longer serves before any admission runs",

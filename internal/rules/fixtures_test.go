@@ -20,6 +20,12 @@ func TestFixtures(t *testing.T) {
 	t.Parallel()
 	runner := rulestest.Runner{LoadError: LoadError, Images: fixtureImages, Update: golden.Update()}
 	for _, r := range Suite() {
+		if r == WindowsTemplateNotRendered {
+			// Only a chart fires it, and fixtures are manifests: its
+			// fixtures are the charts of internal/chart/testdata,
+			// linted in internal/chart and internal/cli.
+			continue
+		}
 		t.Run(r.ID, func(t *testing.T) {
 			t.Parallel()
 			runner.Run(t, "testdata", r)

@@ -2,7 +2,7 @@ package rules
 
 import "github.com/winkube/winkube/internal/rule"
 
-var inputRules = []*rule.Rule{LoadError}
+var inputRules = []*rule.Rule{LoadError, WindowsTemplateNotRendered}
 
 // LoadError is reported by the engine, not run: every input problem
 // (invalid YAML, unrendered templates, placeholders, wrong types, binary or

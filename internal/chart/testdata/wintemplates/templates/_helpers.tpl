@@ -1,0 +1,3 @@
+{{- define "wintemplates.windowsSelector" -}}
+kubernetes.io/os: windows
+{{- end }}
