@@ -11,6 +11,7 @@ import (
 	"github.com/winkube/winkube/internal/engine"
 	"github.com/winkube/winkube/internal/policy"
 	"github.com/winkube/winkube/internal/rule"
+	"github.com/winkube/winkube/internal/rules"
 )
 
 // categoryTitles names the catalogue's sections; a category missing here
@@ -168,6 +169,12 @@ func suppression(r *rule.Rule) string {
 	}
 	if r.Workload != nil {
 		return fmt.Sprintf("`%s: %s` on the workload or its pod template, or %s.", engine.IgnoreAnnotation, r.ID, disable)
+	}
+	if r == rules.WindowsTemplateNotRendered {
+		// A chart template that rendered nothing has no object to
+		// annotate: internal/chart reads the annotation from the
+		// template's source.
+		return fmt.Sprintf("`%s: %s` written in the template's source, or %s.", engine.IgnoreAnnotation, r.ID, disable)
 	}
 	return disable + "; the annotation applies to workload rules only."
 }
