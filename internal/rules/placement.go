@@ -22,6 +22,7 @@ var placementRules = []*rule.Rule{
 	LegacyNodeLabel,
 	WindowsPoolUntainted,
 	OSLabelTypo,
+	HostProcessBuildPin,
 }
 
 // Message templates of missing-os-pin and missing-windows-toleration,
