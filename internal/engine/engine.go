@@ -327,6 +327,7 @@ func (r *run) checkWorkload(seq int, o *manifest.Object, w *manifest.Workload) [
 	r.mu.Lock()
 	r.summaries = append(r.summaries, rule.Summary{Kind: o.Kind, Namespace: ns, Name: o.Name, Labels: w.Template.Labels, OS: facts.OS, Replicas: w.Replicas, ConfigMaps: svcname.ConfigMaps(w.Spec), HostProcess: facts.HostProcess, DNSPolicy: string(w.Spec.DNSPolicy)})
 	r.evidence.count(&facts)
+	r.evidence.agent(o.Kind, w.Spec, &facts)
 	r.mu.Unlock()
 	return out
 }

@@ -27,6 +27,21 @@ import (
 type evidence struct {
 	windows int
 	sets    map[string]*tolerationSet
+	// hostProcess holds each HostProcess DaemonSet's allowed builds by
+	// rule.AgentKey (rule.Evidence.HostProcessBuilds).
+	hostProcess map[string][][]string
+}
+
+// agent adds a HostProcess DaemonSet's allowed builds under its agent key.
+func (e *evidence) agent(kind string, spec *corev1.PodSpec, f *target.Facts) {
+	if kind != "DaemonSet" || !f.HostProcess || f.OS != target.Windows {
+		return
+	}
+	if e.hostProcess == nil {
+		e.hostProcess = map[string][][]string{}
+	}
+	k := rule.AgentKey(spec)
+	e.hostProcess[k] = append(e.hostProcess[k], slices.Clone(f.Builds))
 }
 
 type tolerationSet struct {
@@ -86,7 +101,7 @@ func (e *evidence) conventions() []corev1.Taint {
 // tie is no convention. One workload alone sets a convention only for
 // itself, which it follows.
 func (e *evidence) input() *rule.Evidence {
-	in := &rule.Evidence{WindowsWorkloads: e.windows}
+	in := &rule.Evidence{WindowsWorkloads: e.windows, HostProcessBuilds: e.hostProcess}
 	conv := e.conventions()
 	tolerating := make([]int, len(conv))
 	for _, s := range e.sets {

@@ -1,6 +1,11 @@
 package rule
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
 
 // Evidence is what the engine learns of the whole input once every object
 // has been read, for a rule to weigh where the cluster profile is only
@@ -17,6 +22,34 @@ type Evidence struct {
 	WindowsTaint *Convention
 	// Services holds ServiceKey of every Service in the input.
 	Services map[string]bool
+	// HostProcessBuilds holds, for each HostProcess DaemonSet of the
+	// input, the Windows builds it allows (nil: any), keyed by the
+	// AgentKey of its pod spec: a node agent shipped as one DaemonSet per
+	// Windows build is judged as a whole.
+	HostProcessBuilds map[string][][]string
+}
+
+// AgentKey names the program a pod spec runs by its containers' image
+// repositories (tags and digests dropped), sorted and joined by spaces:
+// the DaemonSets of one agent, one per Windows build, share it.
+func AgentKey(spec *corev1.PodSpec) string {
+	var repos []string
+	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+		for _, c := range cs {
+			ref := c.Image
+			if i := strings.IndexByte(ref, '@'); i >= 0 {
+				ref = ref[:i]
+			}
+			if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+				ref = ref[:i]
+			}
+			if !slices.Contains(repos, ref) {
+				repos = append(repos, ref)
+			}
+		}
+	}
+	slices.Sort(repos)
+	return strings.Join(repos, " ")
 }
 
 // ServiceKey is how Evidence.Services names a Service: "namespace/name",

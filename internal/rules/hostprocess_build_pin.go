@@ -19,7 +19,7 @@ var HostProcessBuildPin = &rule.Rule{
 	Severity: rule.Warning,
 	Category: rule.Placement,
 	Doc: rule.Doc{
-		What: "Reports HostProcess DaemonSets whose node.kubernetes.io/windows-build pin (or a managed platform's OS label: kubernetes.azure.com/os-sku, cloud.google.com/gke-windows-os-version), in the nodeSelector, the required node affinity or the RuntimeClass, leaves out Windows nodes the DaemonSet could run on: with a cluster profile, its Windows pools of other builds; with none, the Windows Server builds the selected Kubernetes version supports as a node OS. A pin to builds that are all unsupported is left to windows-build-unsupported. Deployments, Jobs and other workloads are not reported: they need some node, not every node.",
+		What: "Reports HostProcess DaemonSets whose node.kubernetes.io/windows-build pin (or a managed platform's OS label: kubernetes.azure.com/os-sku, cloud.google.com/gke-windows-os-version), in the nodeSelector, the required node affinity or the RuntimeClass, leaves out Windows nodes the DaemonSet could run on: with a cluster profile, its Windows pools of other builds; with none, the Windows Server builds the selected Kubernetes version supports as a node OS. A pin to builds that are all unsupported is left to windows-build-unsupported. An agent shipped as one DaemonSet per build (the same container images, tags aside, as a chart's list of builds makes) is judged as a whole: a build one of its DaemonSets runs on is not left out by another's pin. A single object (the webhook's) is judged alone. Deployments, Jobs and other workloads are not reported: they need some node, not every node.",
 		Why:  "A HostProcess container runs as a process on the host, not on a base layer of its own: its image need not match the host's build, so one image serves every Windows Server version. A windows-build pin, which a process-isolated container needs, only keeps a HostProcess DaemonSet (a CNI, CSI, log or metrics agent, kube-proxy) off the nodes of the other builds. When Windows Server 2025 nodes join a pool of 2022 ones, or a chart's list of builds stops at ltsc2022, those nodes get no agent and nothing reports it.",
 		Fix:  "Drop the windows-build pin from the HostProcess DaemonSet and keep kubernetes.io/os: windows; if the agent really needs a newer Windows (a feature missing from older builds), pin with NotIn the builds it cannot run on, so that newer builds still get it.",
 		Sources: []string{
@@ -48,13 +48,49 @@ var HostProcessBuildPin = &rule.Rule{
 				values = append(values, pin.Value)
 			}
 		}
-		p.Report(rule.Finding{
+		// An agent shipped as one DaemonSet per build (a chart's list of
+		// builds) is judged as a whole: a build another HostProcess
+		// DaemonSet of the same images runs on is not left out.
+		agent, m, label := rule.AgentKey(p.Workload.Spec), p.Model, pins[0].Label
+		p.Later(rule.Finding{
 			Path: rule.Path(pins[0].Path),
-			Message: fmt.Sprintf("HostProcess DaemonSet pins %s %s, but a HostProcess container runs on any Windows build (its image need not match the host's): the pin only keeps it off %s, which get no pod",
-				pins[0].Label, strings.Join(values, ", "), resourceList(left)),
 			Hint: "drop the windows-build pin and keep kubernetes.io/os: windows; if the agent needs a newer Windows, exclude the older builds with NotIn instead",
+		}, func(in *rule.Evidence, f *rule.Finding) bool {
+			var names []string
+			for _, l := range left {
+				if !coveredBy(in.HostProcessBuilds[agent], l.build, m) {
+					names = append(names, l.name)
+				}
+			}
+			if len(names) == 0 {
+				return false
+			}
+			f.Message = fmt.Sprintf("HostProcess DaemonSet pins %s %s, but a HostProcess container runs on any Windows build (its image need not match the host's): the pin only keeps it off %s, which get no pod",
+				label, strings.Join(values, ", "), resourceList(names))
+			return true
 		})
 	},
+}
+
+// unpinnedBuild is the Windows nodes of one build a DaemonSet's pin keeps
+// it off, named for the message.
+type unpinnedBuild struct{ name, build string }
+
+// coveredBy reports whether one of an agent's DaemonSets (the builds each
+// allows, nil for any) runs on build.
+func coveredBy(sets [][]string, build string, m winsupport.Model) bool {
+	number := func(s string) string {
+		if b, ok := m.BuildByNumber(s); ok {
+			return b.Build
+		}
+		return s
+	}
+	for _, builds := range sets {
+		if builds == nil || slices.ContainsFunc(builds, func(b string) bool { return number(b) == number(build) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // anyPinSupported reports whether a pinned build is one the selected
@@ -73,12 +109,12 @@ func anyPinSupported(p *rule.Pass, pins []buildPin) bool {
 // buildsLeftOut names the Windows nodes the workload's build constraints
 // keep it off: the cluster profile's Windows pools of other builds, or,
 // when no profile was given, the supported LTSC builds it does not allow.
-func buildsLeftOut(p *rule.Pass) []string {
-	var out []string
+func buildsLeftOut(p *rule.Pass) []unpinnedBuild {
+	var out []unpinnedBuild
 	if !p.Cluster.Assumed {
 		for _, pool := range p.Cluster.PoolsOf("windows") {
 			if pool.WindowsBuild != "" && !buildAllowed(p, pool) {
-				out = append(out, fmt.Sprintf("the nodes of Windows pool %q (%s)", pool.Name, pool.WindowsBuild))
+				out = append(out, unpinnedBuild{fmt.Sprintf("the nodes of Windows pool %q (%s)", pool.Name, pool.WindowsBuild), pool.WindowsBuild})
 			}
 		}
 		return out
@@ -88,7 +124,7 @@ func buildsLeftOut(p *rule.Pass) []string {
 			continue
 		}
 		if !slices.ContainsFunc(p.Target.Builds, func(a string) bool { return sameBuild(p, a, b.Build) }) {
-			out = append(out, fmt.Sprintf("%s (%s) nodes", b.Name, b.Build))
+			out = append(out, unpinnedBuild{fmt.Sprintf("%s (%s) nodes", b.Name, b.Build), b.Build})
 		}
 	}
 	return out
