@@ -19,10 +19,12 @@ var hostProcessChecks = map[*rule.Rule]exporter{
 	},
 }
 
-// hostProcessExecutables is CEL for rules' hostProcessExecutables: a
-// [where, executable, kind] list, kind "command" for the container's own
-// command and empty for its exec probes and exec hooks, per container in
-// order.
+// hostProcessExecutables is CEL for the executables
+// hostprocess-root-relative-command reads through rules' visitCommands (the
+// first item of the container's command, not of args alone, and of each
+// exec probe and exec hook): a [where, executable, kind] list, kind
+// "command" for the container's own command and empty for the others, per
+// container in order.
 func hostProcessExecutables() string {
 	ctr := celf(svcname.WhereContainer, "c.name")
 	items := []string{`(size(c.?command.orValue([])) > 0 ? [[string(` + celf(svcname.WhereCommand, ctr) + `), string(c.command[0]), 'command']] : [])`}
