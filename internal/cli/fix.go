@@ -160,7 +160,7 @@ func (o *fixOptions) report(files []fix.File, res *fix.Result) error {
 	var input []rule.Finding
 	for i, fr := range res.Files {
 		for _, e := range fr.NotObjects {
-			if f, report, _ := notObject(o.cfg.Settings(), e); report {
+			if f, report, _ := inputFinding(o.cfg.Settings(), e); report {
 				input = append(input, f)
 			}
 		}

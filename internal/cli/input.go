@@ -11,50 +11,39 @@ import (
 	"github.com/winkube/winkube/internal/rules"
 )
 
-// notObject is every front-end's policy for YAML that is not a Kubernetes
-// object (a Helm values.yaml, a CI file): a load-error finding at warning
-// (or as the config grades load-error), whose exit code --fail-on decides,
-// never a tool failure. lint's engine applies the same policy
-// (engine.loadError); fix, simulate and images use this. ok is false for
-// any other problem, and the finding is dropped when the config disables
-// load-error.
-func notObject(set *rule.Settings, e *manifest.Error) (f rule.Finding, report, ok bool) {
-	if !errors.Is(e, manifest.ErrNotObject) {
-		return rule.Finding{}, false, false
-	}
-	r := set.Apply(rules.LoadError)
-	if r == nil {
-		return rule.Finding{}, false, true
-	}
-	f = rule.Finding{Rule: r.ID, Severity: min(r.Severity, rule.Warning), Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
-	f.Severity = r.SeverityOf(f)
-	return f, true, true
+// inputRules are every front-end's policy for the input problems that are
+// a rule's finding and never a tool failure: YAML that is not a Kubernetes
+// object (a Helm values.yaml, a CI file) is load-error at warning at most,
+// and a chart's template with Windows markers that the values left
+// unrendered is windows-template-not-rendered. lint's engine applies the
+// same policy (engine.loadError, engine.note); fix, simulate and images
+// use inputFinding.
+var inputRules = []struct {
+	class error
+	rule  *rule.Rule
+	max   rule.Severity
+}{
+	{manifest.ErrNotObject, rules.LoadError, rule.Warning},
+	{chart.ErrWindowsNotRendered, rules.WindowsTemplateNotRendered, rule.Error},
 }
 
-// chartNote is every front-end's policy for a chart's note (a template
-// with Windows markers the values left unrendered): a finding of
-// windows-template-not-rendered, as lint's engine reports it
-// (engine.note), dropped when the config disables the rule. ok is false
-// for anything else.
-func chartNote(set *rule.Settings, e *manifest.Error) (f rule.Finding, report, ok bool) {
-	if !errors.Is(e, chart.ErrWindowsNotRendered) {
-		return rule.Finding{}, false, false
-	}
-	r := set.Apply(rules.WindowsTemplateNotRendered)
-	if r == nil {
-		return rule.Finding{}, false, true
-	}
-	f = rule.Finding{Rule: r.ID, Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
-	f.Severity = r.SeverityOf(f)
-	return f, true, true
-}
-
-// inputFinding is chartNote's finding, or notObject's.
+// inputFinding is e's finding under inputRules, graded as the config
+// grades its rule, whose exit code --fail-on decides; report is false when
+// the config disables the rule. ok is false for any other problem.
 func inputFinding(set *rule.Settings, e *manifest.Error) (f rule.Finding, report, ok bool) {
-	if f, report, ok := chartNote(set, e); ok {
-		return f, report, ok
+	for _, in := range inputRules {
+		if !errors.Is(e, in.class) {
+			continue
+		}
+		r := set.Apply(in.rule)
+		if r == nil {
+			return rule.Finding{}, false, true
+		}
+		f = rule.Finding{Rule: r.ID, Severity: min(r.Severity, in.max), Message: e.Msg, Hint: e.Hint, File: e.File, Line: e.Line, Column: e.Column}
+		f.Severity = r.SeverityOf(f)
+		return f, true, true
 	}
-	return notObject(set, e)
+	return rule.Finding{}, false, false
 }
 
 // warnInput prints input findings on stderr, one line each as lint prints

@@ -168,7 +168,7 @@ func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
 	ins, inErrs := o.resolveInputs(&o.scope, args, o.streams.In)
 	failed := false
 	for _, e := range inErrs {
-		if f, report, ok := chartNote(o.cfg.Settings(), e); ok {
+		if f, report, ok := inputFinding(o.cfg.Settings(), e); ok {
 			if report {
 				o.input = append(o.input, f)
 			}
@@ -182,7 +182,7 @@ func (o *simulateOptions) load(args []string) ([]*manifest.Object, error) {
 	}
 	objs, errs := manifest.ReadAll(ins)
 	for _, e := range errs {
-		if f, report, ok := notObject(o.cfg.Settings(), e); ok {
+		if f, report, ok := inputFinding(o.cfg.Settings(), e); ok {
 			if report {
 				o.input = append(o.input, f)
 			}
