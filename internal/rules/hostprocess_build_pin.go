@@ -79,14 +79,8 @@ type unpinnedBuild struct{ name, build string }
 // coveredBy reports whether one of an agent's DaemonSets (the builds each
 // allows, nil for any) runs on build.
 func coveredBy(sets [][]string, build string, m winsupport.Model) bool {
-	number := func(s string) string {
-		if b, ok := m.BuildByNumber(s); ok {
-			return b.Build
-		}
-		return s
-	}
 	for _, builds := range sets {
-		if builds == nil || slices.ContainsFunc(builds, func(b string) bool { return number(b) == number(build) }) {
+		if builds == nil || slices.ContainsFunc(builds, func(b string) bool { return buildNumber(m, b) == buildNumber(m, build) }) {
 			return true
 		}
 	}

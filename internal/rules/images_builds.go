@@ -76,11 +76,11 @@ type buildHost struct {
 func buildHosts(p *rule.Pass) (pools, pins []buildHost) {
 	for _, pool := range p.Cluster.PoolsOf("windows") {
 		if pool.WindowsBuild != "" && buildAllowed(p, pool) {
-			pools = append(pools, buildHost{fmt.Sprintf("Windows pool %q (%s)", pool.Name, pool.WindowsBuild), buildNumber(p, pool.WindowsBuild), pool.Arch})
+			pools = append(pools, buildHost{fmt.Sprintf("Windows pool %q (%s)", pool.Name, pool.WindowsBuild), buildNumber(p.Model, pool.WindowsBuild), pool.Arch})
 		}
 	}
 	for _, pin := range pinnedBuilds(p) {
-		b := buildNumber(p, pin.Build)
+		b := buildNumber(p.Model, pin.Build)
 		if (p.Target.Builds != nil && !slices.Contains(p.Target.Builds, b)) || hostHas(pools, b) || hostHas(pins, b) {
 			continue
 		}

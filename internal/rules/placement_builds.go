@@ -69,7 +69,7 @@ var MissingWindowsBuildPin = &rule.Rule{
 func poolBuilds(p *rule.Pass, pools []cluster.Pool) []string {
 	var out []string
 	for _, pool := range pools {
-		if b := buildNumber(p, pool.WindowsBuild); b != "" && !slices.Contains(out, b) {
+		if b := buildNumber(p.Model, pool.WindowsBuild); b != "" && !slices.Contains(out, b) {
 			out = append(out, b)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/winkube/winkube/internal/cluster"
 	"github.com/winkube/winkube/internal/rule"
 	"github.com/winkube/winkube/internal/target"
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // Helpers shared by the placement and image rules: which Windows pools a
@@ -43,12 +44,12 @@ func buildAllowed(p *rule.Pass, pool cluster.Pool) bool {
 // sameBuild compares windows-build values as the label means them:
 // "10.0.20348" and "10.0.20348.2461" are the same build.
 func sameBuild(p *rule.Pass, a, b string) bool {
-	return buildNumber(p, a) == buildNumber(p, b)
+	return buildNumber(p.Model, a) == buildNumber(p.Model, b)
 }
 
 // buildNumber is the 10.0.NNNNN form of a windows-build value.
-func buildNumber(p *rule.Pass, s string) string {
-	if b, ok := p.Model.BuildByNumber(s); ok {
+func buildNumber(m winsupport.Model, s string) string {
+	if b, ok := m.BuildByNumber(s); ok {
 		return b.Build
 	}
 	return s
