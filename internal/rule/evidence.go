@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/winkube/winkube/internal/winsupport"
 )
 
 // Evidence is what the engine learns of the whole input once every object
@@ -30,21 +32,15 @@ type Evidence struct {
 }
 
 // AgentKey names the program a pod spec runs by its containers' image
-// repositories (tags and digests dropped), sorted and joined by spaces:
-// the DaemonSets of one agent, one per Windows build, share it.
+// repositories (winsupport.Repository: tags and digests dropped), sorted
+// and joined by spaces: the DaemonSets of one agent, one per Windows build,
+// share it.
 func AgentKey(spec *corev1.PodSpec) string {
 	var repos []string
 	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
 		for _, c := range cs {
-			ref := c.Image
-			if i := strings.IndexByte(ref, '@'); i >= 0 {
-				ref = ref[:i]
-			}
-			if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
-				ref = ref[:i]
-			}
-			if !slices.Contains(repos, ref) {
-				repos = append(repos, ref)
+			if r := winsupport.Repository(c.Image); !slices.Contains(repos, r) {
+				repos = append(repos, r)
 			}
 		}
 	}

@@ -265,6 +265,13 @@ func splitRef(ref string) (repo, tag string) {
 	return strings.ToLower(r), tag
 }
 
+// Repository is ref's normalised repository, without tag or digest, as
+// Image.Repo holds it.
+func Repository(ref string) string {
+	repo, _ := splitRef(ref)
+	return repo
+}
+
 func lastSegment(repo string) string {
 	return repo[strings.LastIndex(repo, "/")+1:]
 }
