@@ -2,12 +2,8 @@ package controlplane
 
 import (
 	"bufio"
-	"bytes"
-	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -15,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -204,94 +199,13 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 		return nil, err
 	}
 
-	// etcd.
-	etcdURL := "http://127.0.0.1:" + strconv.Itoa(etcdClientPort)
-	peerURL := "http://127.0.0.1:" + strconv.Itoa(etcdPeerPort)
-	if err := cp.spawn("etcd", filepath.Join(binDir, "etcd"),
-		"--name=default",
-		"--data-dir="+filepath.Join(dir, "etcd-data"),
-		"--listen-client-urls="+etcdURL,
-		"--advertise-client-urls="+etcdURL,
-		"--listen-peer-urls="+peerURL,
-		"--initial-advertise-peer-urls="+peerURL,
-		"--initial-cluster=default="+peerURL,
-		"--unsafe-no-fsync=true",
-		"--log-level=warn",
-	); err != nil {
-		return nil, err
-	}
-	etcdHealthy := func(c *http.Client) (bool, string) {
-		resp, err := c.Get(etcdURL + "/health")
-		if err != nil {
-			return false, err.Error()
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode == http.StatusOK && bytes.Contains(body, []byte(`"health":"true"`)), string(body)
-	}
-	if err := cp.waitFor(ctx, "etcd /health", cp.proc("etcd"), http.DefaultClient, etcdHealthy); err != nil {
-		return nil, err
-	}
-
-	// kube-apiserver.
-	apiURL := "https://127.0.0.1:" + strconv.Itoa(apiPort)
-	apiArgs := []string{
-		"--etcd-servers=" + etcdURL,
-		"--bind-address=127.0.0.1",
-		"--advertise-address=127.0.0.1",
-		"--secure-port=" + strconv.Itoa(apiPort),
-		"--tls-cert-file=" + filepath.Join(dir, "apiserver.crt"),
-		"--tls-private-key-file=" + filepath.Join(dir, "apiserver.key"),
-		"--token-auth-file=" + filepath.Join(dir, "tokens.csv"),
-		"--authorization-mode=" + cmp.Or(opts.AuthorizationMode, "AlwaysAllow"),
-		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-		"--service-account-key-file=" + filepath.Join(dir, "sa.pub"),
-		"--service-account-signing-key-file=" + filepath.Join(dir, "sa.key"),
-		"--service-cluster-ip-range=10.0.0.0/24",
-		"--enable-admission-plugins=RuntimeClass,MutatingAdmissionWebhook,ValidatingAdmissionWebhook",
-		"--disable-admission-plugins=TaintNodesByCondition,ServiceAccount",
-		"--allow-privileged=true",
-		// Endpoints may not be loopback addresses, and nothing routes to
-		// the kubernetes service here anyway.
-		"--endpoint-reconciler-type=none",
-		"--profiling=false",
-	}
-	apiArgs = append(apiArgs, opts.ExtraAPIServerFlags...)
-	if err := cp.spawn("kube-apiserver", filepath.Join(binDir, "kube-apiserver"), apiArgs...); err != nil {
-		return nil, err
-	}
-
-	cfg := &rest.Config{
-		Host:            apiURL,
-		BearerToken:     token,
-		TLSClientConfig: rest.TLSClientConfig{CAData: caPEM},
-		QPS:             1000,
-		Burst:           2000,
-	}
-	caPool := x509.NewCertPool()
-	caPool.AppendCertsFromPEM(caPEM)
-	apiHTTP := &http.Client{Timeout: 5 * time.Second, Transport: &bearerTransport{token: token,
-		rt: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: caPool}}}}
-	readyz := readyzCheck
-	if err := cp.waitFor(ctx, "kube-apiserver /readyz", cp.proc("kube-apiserver"), apiHTTP, readyz(apiURL+"/readyz?verbose")); err != nil {
-		return nil, err
-	}
-	// The "default" namespace is created by a bootstrap controller shortly
-	// after the server is ready; tests may rely on it.
-	if err := cp.waitFor(ctx, "namespace default", cp.proc("kube-apiserver"), apiHTTP, readyz(apiURL+"/api/v1/namespaces/default")); err != nil {
-		return nil, err
-	}
-
-	cp.KubeconfigPath = filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(cp.KubeconfigPath, []byte(kubeconfig(apiURL, caPEM, "admin", token, "")), 0o600); err != nil {
-		return nil, err
-	}
-	client, err := kubernetes.NewForConfig(cfg)
+	etcdURL, err := cp.startEtcd(ctx, etcdClientPort, etcdPeerPort)
 	if err != nil {
-		return nil, fmt.Errorf("controlplane: client: %w", err)
+		return nil, err
 	}
-	cp.Config, cp.Client = cfg, client
-
+	if err := cp.startAPIServer(ctx, opts, apiPort, etcdURL, caPEM, token); err != nil {
+		return nil, err
+	}
 	if opts.ControllerManager {
 		if err := cp.startControllerManager(ctx, kcmPort, opts.ExtraControllerManagerFlags); err != nil {
 			return nil, err
@@ -300,30 +214,9 @@ func start(ctx context.Context, opts Options, binDir string) (_ *ControlPlane, r
 	if opts.NoScheduler {
 		return cp, nil
 	}
-
-	// kube-scheduler.
-	schedCfg := fmt.Sprintf(`apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-clientConnection:
-  kubeconfig: %q
-  qps: %g
-  burst: %d
-leaderElection:
-  leaderElect: false
-%s`, cp.KubeconfigPath, opts.SchedulerQPS, opts.SchedulerBurst, opts.SchedulerConfigExtra)
-	schedCfgPath := filepath.Join(dir, "kube-scheduler.yaml")
-	if err := os.WriteFile(schedCfgPath, []byte(schedCfg), 0o600); err != nil {
+	if err := cp.configureScheduler(opts, schedPort); err != nil {
 		return nil, err
 	}
-	schedArgs := []string{
-		"--config=" + schedCfgPath,
-		"--bind-address=127.0.0.1",
-		"--secure-port=" + strconv.Itoa(schedPort),
-		"--authentication-kubeconfig=" + cp.KubeconfigPath,
-		"--authorization-kubeconfig=" + cp.KubeconfigPath,
-	}
-	cp.schedulerArgs = append(schedArgs, opts.ExtraSchedulerFlags...)
-	cp.schedulerURL = "https://127.0.0.1:" + strconv.Itoa(schedPort)
 	if err := cp.startScheduler(ctx); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -107,4 +108,33 @@ func (cp *ControlPlane) SchedulerMetric(ctx context.Context, name string, labels
 		return 0, err
 	}
 	return 0, fmt.Errorf("kube-scheduler /metrics has no %s{%s}", name, strings.Join(labels, ","))
+}
+
+// configureScheduler writes kube-scheduler's configuration (the admin
+// kubeconfig, opts' QPS, burst and extra configuration) and its flags for
+// startScheduler, on schedPort.
+func (cp *ControlPlane) configureScheduler(opts Options, schedPort int) error {
+	schedCfg := fmt.Sprintf(`apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection:
+  kubeconfig: %q
+  qps: %g
+  burst: %d
+leaderElection:
+  leaderElect: false
+%s`, cp.KubeconfigPath, opts.SchedulerQPS, opts.SchedulerBurst, opts.SchedulerConfigExtra)
+	schedCfgPath := filepath.Join(cp.Dir, "kube-scheduler.yaml")
+	if err := os.WriteFile(schedCfgPath, []byte(schedCfg), 0o600); err != nil {
+		return err
+	}
+	schedArgs := []string{
+		"--config=" + schedCfgPath,
+		"--bind-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(schedPort),
+		"--authentication-kubeconfig=" + cp.KubeconfigPath,
+		"--authorization-kubeconfig=" + cp.KubeconfigPath,
+	}
+	cp.schedulerArgs = append(schedArgs, opts.ExtraSchedulerFlags...)
+	cp.schedulerURL = "https://127.0.0.1:" + strconv.Itoa(schedPort)
+	return nil
 }
