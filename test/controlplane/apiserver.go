@@ -59,13 +59,12 @@ func (cp *ControlPlane) startAPIServer(ctx context.Context, opts Options, apiPor
 	caPool.AppendCertsFromPEM(caPEM)
 	apiHTTP := &http.Client{Timeout: 5 * time.Second, Transport: &bearerTransport{token: token,
 		rt: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: caPool}}}}
-	readyz := readyzCheck
-	if err := cp.waitFor(ctx, "kube-apiserver /readyz", cp.proc("kube-apiserver"), apiHTTP, readyz(apiURL+"/readyz?verbose")); err != nil {
+	if err := cp.waitFor(ctx, "kube-apiserver /readyz", cp.proc("kube-apiserver"), apiHTTP, readyzCheck(apiURL+"/readyz?verbose")); err != nil {
 		return err
 	}
 	// The "default" namespace is created by a bootstrap controller shortly
 	// after the server is ready; tests may rely on it.
-	if err := cp.waitFor(ctx, "namespace default", cp.proc("kube-apiserver"), apiHTTP, readyz(apiURL+"/api/v1/namespaces/default")); err != nil {
+	if err := cp.waitFor(ctx, "namespace default", cp.proc("kube-apiserver"), apiHTTP, readyzCheck(apiURL+"/api/v1/namespaces/default")); err != nil {
 		return err
 	}
 
